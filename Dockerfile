@@ -1,0 +1,18 @@
+# syntax=docker/dockerfile:1
+# Node 24 runs the TypeScript sources directly (type stripping): no build step, only the
+# production dependencies are installed.
+FROM node:24-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+
+FROM node:24-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json ./
+COPY locales ./locales
+COPY src ./src
+USER node
+# The same start command as `npm start`; node receives SIGTERM directly from `docker stop`.
+CMD ["node", "src/main.ts"]

@@ -1,0 +1,14 @@
+import type { Context } from 'telegraf';
+import type { Formatter } from '../format.ts';
+import type { Locale, Translate } from '../i18n.ts';
+import type { PageSize } from '../portal/query.ts';
+
+/** Telegraf's context, with what the middleware decides once per update. */
+export interface BotContext extends Context {
+  locale: Locale;
+  t: Translate;
+  fmt: Formatter;
+  pageSize: PageSize;
+  /** Answers the callback query of this update at most once; true when this call answered it. */
+  answerOnce(text?: string, showAlert?: boolean): Promise<boolean>;
+}

@@ -1,0 +1,73 @@
+import { ORDER_FILTERS, SPECIFICATION_FILTERS, DATE_FILTERS, type Query, type Resource } from '../portal/query.ts';
+
+// `/order crm CRM-1` → { resource: 'order', filter: 'CRM_ID', value: 'CRM-1' }. The first filter of
+// each list is the one a bare argument means.
+
+const KEYWORDS: Record<Resource, Record<string, Query['filter']>> = {
+  order: {
+    crm: 'CRM_ID',
+    срм: 'CRM_ID',
+    date: 'DATE_ORDER',
+    дата: 'DATE_ORDER',
+    status: 'STATUS',
+    статус: 'STATUS',
+    material: 'POSITION[MATERIAL_NAME]',
+    материал: 'POSITION[MATERIAL_NAME]',
+    code: 'POSITION[MATERIAL_SAP_ID]',
+    код: 'POSITION[MATERIAL_SAP_ID]',
+  },
+  specification: {
+    number: 'SPECIFICATION_NUMBER',
+    номер: 'SPECIFICATION_NUMBER',
+    status: 'STATUS',
+    статус: 'STATUS',
+    type: 'STATUS_TYPE',
+    тип: 'STATUS_TYPE',
+    date: 'ORDER[DATE_ORDER]',
+    дата: 'ORDER[DATE_ORDER]',
+    material: 'POSITION[MATERIAL_NAME]',
+    материал: 'POSITION[MATERIAL_NAME]',
+    code: 'POSITION[MATERIAL_SAP_ID]',
+    код: 'POSITION[MATERIAL_SAP_ID]',
+  },
+};
+
+const DEFAULT_FILTER = { order: ORDER_FILTERS[0], specification: SPECIFICATION_FILTERS[0] } as const;
+
+/** Longer values are no lookup anyone means; they are refused before the portal is asked. */
+export const MAX_VALUE_LENGTH = 100;
+
+export type LookupArgs =
+  | { ok: true; query: Query }
+  | { ok: false; reason: 'empty' | 'missingValue' }
+  | { ok: false; reason: 'badDate'; value: string }
+  | { ok: false; reason: 'tooLong'; max: number };
+
+/** `2026-03-15` or `15.03.2026` → `2026-03-15`, only for a real calendar date. */
+export const parseDate = (text: string): string | undefined => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) ?? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day] = text.includes('-') ? [match[1], match[2], match[3]] : [match[3], match[2], match[1]];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const iso = `${year}-${month}-${day}`;
+  return date.toISOString().slice(0, 10) === iso ? iso : undefined;
+};
+
+export const parseLookupArgs = (resource: Resource, payload: string): LookupArgs => {
+  // Control characters never belong to a lookup; runs of white space mean one space.
+  // eslint-disable-next-line no-control-regex
+  const text = payload.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  if (text === '') return { ok: false, reason: 'empty' };
+  const [first = '', ...rest] = text.split(' ');
+  const keyword = KEYWORDS[resource][first.toLowerCase()];
+  const filter = keyword ?? DEFAULT_FILTER[resource];
+  const value = keyword ? rest.join(' ') : text;
+  if (value === '') return { ok: false, reason: 'missingValue' };
+  if (value.length > MAX_VALUE_LENGTH) return { ok: false, reason: 'tooLong', max: MAX_VALUE_LENGTH };
+  if (DATE_FILTERS.has(filter)) {
+    const date = parseDate(value);
+    if (!date) return { ok: false, reason: 'badDate', value };
+    return { ok: true, query: { resource, filter, value: date } as Query };
+  }
+  return { ok: true, query: { resource, filter, value } as Query };
+};

@@ -1,0 +1,39 @@
+import type { Chat } from 'telegraf/types';
+import type { Translate } from '../../i18n.ts';
+import { PortalHttpError, PortalNetworkError, PortalRejectedError, PortalSchemaError, PortalTimeoutError } from '../../portal/errors.ts';
+import type { Resource } from '../../portal/query.ts';
+import type { LookupArgs } from '../lookup-args.ts';
+import { escapeHtml } from './html.ts';
+
+// Short texts that are not records: refusals, usage, errors, the welcome. Plain enough to also
+// serve as a callback-query alert (no tags there).
+
+export const renderAccessDenied = (userId: number, chat: Chat | undefined, t: Translate): string => {
+  const inGroup = chat !== undefined && chat.type !== 'private';
+  return inGroup ? t('access.deniedInChat', { id: userId, chatId: chat.id }) : t('access.denied', { id: userId });
+};
+
+export const renderUsage = (resource: Resource, failure: Exclude<LookupArgs, { ok: true }>, t: Translate): string => {
+  const usage = t(resource === 'order' ? 'usage.order' : 'usage.spec');
+  switch (failure.reason) {
+    case 'badDate':
+      return `${t('usage.badDate', { value: escapeHtml(failure.value) })}\n\n${usage}`;
+    case 'tooLong':
+      return `${t('usage.tooLong', { max: failure.max })}\n\n${usage}`;
+    default:
+      return usage;
+  }
+};
+
+/** The one mapping from a failure to what the user is told. */
+export const renderError = (error: unknown, t: Translate): string => {
+  if (error instanceof PortalTimeoutError || error instanceof PortalNetworkError) return t('errors.portalUnavailable');
+  if (error instanceof PortalHttpError || error instanceof PortalRejectedError) return t('errors.portalFailed');
+  if (error instanceof PortalSchemaError) return t('errors.portalBadData');
+  return t('errors.unexpected');
+};
+
+export const renderWelcome = (demo: boolean, t: Translate): string =>
+  [t('start.greeting'), demo ? t('start.demo') : undefined, t('help.text')].filter(Boolean).join('\n\n');
+
+export const renderHelp = (t: Translate): string => t('help.text');

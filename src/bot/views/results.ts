@@ -1,0 +1,85 @@
+import type { Formatter } from '../../format.ts';
+import type { Translate } from '../../i18n.ts';
+import type { Query, Resource } from '../../portal/query.ts';
+import type { Order, Specification } from '../../portal/schemas.ts';
+import { joinLines } from './card-parts.ts';
+import type { CardOptions } from './card-parts.ts';
+import { describeQuery } from './describe-query.ts';
+import { TELEGRAM_TEXT_LIMIT, visibleLength } from './html.ts';
+import { renderOrderCard } from './order-card.ts';
+import { renderSpecCard } from './spec-card.ts';
+
+export type ResultsText = {
+  query: Query;
+  /** The page's records; they are of the query's resource. */
+  items: ReadonlyArray<Order | Specification>;
+  total: number;
+  offset: number;
+  limit: number;
+};
+
+/**
+ * How a page is shown, from the most detailed down. The first step whose text fits one
+ * message is used: fewer positions, then only their count, then long portal text shortened,
+ * then brief cards (main lines only).
+ */
+export const DEGRADE_STEPS: readonly CardOptions[] = [
+  { maxPositions: 3, maxListItems: 5, maxTextLength: Infinity, brief: false },
+  { maxPositions: 2, maxListItems: 3, maxTextLength: Infinity, brief: false },
+  { maxPositions: 1, maxListItems: 3, maxTextLength: Infinity, brief: false },
+  { maxPositions: 0, maxListItems: 2, maxTextLength: Infinity, brief: false },
+  { maxPositions: 0, maxListItems: 2, maxTextLength: 80, brief: false },
+  { maxPositions: 0, maxListItems: 1, maxTextLength: 40, brief: false },
+  { maxPositions: 0, maxListItems: 1, maxTextLength: 40, brief: true },
+  { maxPositions: 0, maxListItems: 1, maxTextLength: 24, brief: true },
+];
+
+const BLANK_LINE = '\n\n';
+
+// The records come paired with their query (fetchResults), so the resource tells their type.
+const renderCard = (resource: Resource, record: Order | Specification, t: Translate, fmt: Formatter, options: CardOptions) =>
+  resource === 'order'
+    ? renderOrderCard(record as Order, t, fmt, options)
+    : renderSpecCard(record as Specification, t, fmt, options);
+
+const renderHeader = ({ query, items, total, offset }: ResultsText, t: Translate, fmt: Formatter): string => {
+  const to = offset + items.length;
+  const range = {
+    from: fmt.pieces(offset + 1),
+    to: fmt.pieces(to),
+    total: fmt.pieces(Math.max(total, to)),
+  };
+  return joinLines([
+    t(query.resource === 'order' ? 'results.orders' : 'results.specifications', range),
+    t('results.filter', { query: describeQuery(query, t, fmt) }),
+  ]);
+};
+
+/** One message for a page of records, within Telegram's 4096 characters for any records. */
+export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatter): string => {
+  if (page.items.length === 0) return renderNothingFound(page.query, t, fmt);
+  const header = renderHeader(page, t, fmt);
+  const fits = (text: string) => visibleLength(text) <= TELEGRAM_TEXT_LIMIT;
+  const notShown = (count: number) =>
+    t(page.query.resource === 'order' ? 'results.ordersNotShown' : 'results.specificationsNotShown', { count });
+  let cards: string[] = [];
+  for (const options of DEGRADE_STEPS) {
+    cards = page.items.map((record) => renderCard(page.query.resource, record, t, fmt, options));
+    const text = [header, ...cards].join(BLANK_LINE);
+    if (fits(text)) return text;
+  }
+  // Last resort: whole cards are left out from the end, and the message says how many.
+  for (let shown = cards.length - 1; shown > 0; shown -= 1) {
+    const text = [header, ...cards.slice(0, shown), notShown(cards.length - shown)].join(BLANK_LINE);
+    if (fits(text)) return text;
+  }
+  return [header, notShown(cards.length)].join(BLANK_LINE);
+};
+
+/** "No orders found" with the filter that was used. */
+export const renderNothingFound = (query: Query, t: Translate, fmt?: Formatter): string =>
+  joinLines([
+    t(query.resource === 'order' ? 'results.noOrders' : 'results.noSpecifications'),
+    t('results.filter', { query: describeQuery(query, t, fmt) }),
+    t('results.nothingHint'),
+  ]);

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { canInline, packCallback, unpackCallback } from '../../src/bot/callback-data.ts';
+
+describe('callback data codec', () => {
+  it('packs and unpacks a page with the query inline', () => {
+    const action = {
+      type: 'page',
+      limit: 5,
+      offset: 15,
+      ref: { query: { resource: 'order', filter: 'POSITION[MATERIAL_SAP_ID]', value: '000000000010012345' } },
+    } as const;
+    const data = packCallback(action);
+    expect(data).toBe('p:5:15:o5=000000000010012345');
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
+  it('packs and unpacks a page with a stored query, and the page indicator', () => {
+    const action = { type: 'page', limit: 20, offset: 0, ref: { key: 'AbC_-123' } } as const;
+    expect(packCallback(action)).toBe('p:20:0:@AbC_-123');
+    expect(unpackCallback('p:20:0:@AbC_-123')).toEqual(action);
+    expect(unpackCallback(packCallback({ type: 'noop' }))).toEqual({ type: 'noop' });
+  });
+
+  it('keeps a value with colons whole', () => {
+    const data = packCallback({ type: 'page', limit: 10, offset: 10, ref: { query: { resource: 'specification', filter: 'STATUS', value: 'a:b' } } });
+    expect(unpackCallback(data)).toMatchObject({ ref: { query: { value: 'a:b', filter: 'STATUS', resource: 'specification' } } });
+  });
+
+  it('inlines only printable ASCII that fits 64 bytes even at the largest offset', () => {
+    expect(canInline({ resource: 'order', filter: 'SAP_ID', value: '0007300100' })).toBe(true);
+    expect(canInline({ resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' })).toBe(false);
+    expect(canInline({ resource: 'order', filter: 'SAP_ID', value: 'x'.repeat(60) })).toBe(false);
+  });
+
+  it('refuses to pack what Telegram would reject', () => {
+    expect(() =>
+      packCallback({ type: 'page', limit: 5, offset: 0, ref: { query: { resource: 'order', filter: 'SAP_ID', value: 'ж'.repeat(40) } } }),
+    ).toThrow(RangeError);
+  });
+
+  it.each([
+    undefined,
+    '',
+    'p',
+    'p:7:0:o0=1',
+    'p:5:-5:o0=1',
+    'p:5:abc:o0=1',
+    'p:5:0:o9=1',
+    'p:5:0:x0=1',
+    'p:5:0:o0=',
+    'p:5:0:@',
+    'p:5:0:@bad key',
+    'p:5:99999999:o0=1',
+    'drop table',
+    '{"json":true}',
+  ])('decodes forged data %j to nothing', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from '../src/config.ts';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+};
+
+describe('parseConfig', () => {
+  it('runs with no configuration at all: console chat on the demo portal, open to anyone', () => {
+    const config = parseConfig({});
+    expect(config.botToken).toBeUndefined();
+    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000 });
+    expect(config.access.anyone).toBe(true);
+    expect(config.defaultLanguage).toBe('ru');
+    expect(config.pageSize).toBe(5);
+    expect(config.telegramApiRoot).toBe('https://api.telegram.org');
+  });
+
+  it('reads a full production configuration', () => {
+    const config = parseConfig({
+      BOT_TOKEN: '123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123',
+      TELEGRAM_API_ROOT: 'http://localhost:8081/',
+      PORTAL_URL: 'https://portal.example/',
+      PORTAL_TOKEN: 'secret',
+      ALLOWED_USER_IDS: '1, 22,333',
+      ALLOWED_CHAT_IDS: '-1001234567890',
+      DEFAULT_LANGUAGE: 'EN',
+      PAGE_SIZE: '20',
+      PORTAL_TIMEOUT_MS: '2500',
+    });
+    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', timeoutMs: 2500 });
+    expect([...config.access.userIds]).toEqual([1, 22, 333]);
+    expect([...config.access.chatIds]).toEqual([-1001234567890]);
+    expect(config.access.anyone).toBe(false);
+    expect(config.defaultLanguage).toBe('en');
+    expect(config.pageSize).toBe(20);
+    expect(config.telegramApiRoot).toBe('http://localhost:8081');
+  });
+
+  it('refuses a real portal with nobody allowed, unless ALLOW_ANYONE=true', () => {
+    const env = { PORTAL_URL: 'https://portal.example', PORTAL_TOKEN: 'secret' };
+    expect(problemsOf(env)).toEqual([expect.stringContaining('ALLOW_ANYONE=true')]);
+    expect(parseConfig({ ...env, ALLOW_ANYONE: 'true' }).access.anyone).toBe(true);
+    expect(problemsOf({ ...env, ALLOW_ANYONE: 'false' })).toHaveLength(1);
+  });
+
+  it('names every bad value', () => {
+    const problems = problemsOf({
+      BOT_TOKEN: 'nonsense',
+      PAGE_SIZE: '7',
+      DEFAULT_LANGUAGE: 'de',
+      ALLOWED_USER_IDS: '12,abc',
+      ALLOW_ANYONE: 'sure',
+      PORTAL_URL: 'ftp://x',
+      PORTAL_TIMEOUT_MS: 'soon',
+    });
+    const text = problems.join('\n');
+    for (const name of ['BOT_TOKEN', 'PAGE_SIZE', 'DEFAULT_LANGUAGE', 'ALLOWED_USER_IDS', 'ALLOW_ANYONE', 'PORTAL_URL', 'PORTAL_TIMEOUT_MS']) {
+      expect(text).toContain(name);
+    }
+    expect(text).toContain('5, 10, 20');
+    expect(text).toContain('abc');
+  });
+
+  it('wants the portal URL and token together', () => {
+    expect(problemsOf({ PORTAL_URL: 'https://portal.example', ALLOW_ANYONE: 'true' })).toEqual([
+      expect.stringContaining('PORTAL_TOKEN'),
+    ]);
+    expect(problemsOf({ PORTAL_TOKEN: 'secret' })).toEqual([expect.stringContaining('PORTAL_URL')]);
+  });
+});

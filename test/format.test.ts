@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import { createFormatter, isOpenEnded } from '../src/format.ts';
+
+const ru = createFormatter('ru');
+const en = createFormatter('en');
+
+describe('numbers', () => {
+  test('money: two decimals, floating-point artefacts removed, no-break space and comma in Russian', () => {
+    expect(ru.money(1234567.8900000001)).toBe('1\u00a0234\u00a0567,89');
+    expect(en.money(1234567.8900000001)).toBe('1,234,567.89');
+    expect(ru.money(100)).toBe('100,00');
+    expect(en.money(0.1 + 0.2)).toBe('0.30');
+    expect(ru.money(1234)).toBe('1\u00a0234,00');
+  });
+
+  test('zero and negative numbers', () => {
+    expect(ru.money(0)).toBe('0,00');
+    expect(en.money(0)).toBe('0.00');
+    expect(ru.money(-1234.5)).toBe('-1\u00a0234,50');
+    expect(en.money(-1234.5)).toBe('-1,234.50');
+    expect(ru.money(-0.001)).toBe('0,00');
+    expect(en.tonnes(-0.0001)).toBe('0');
+    expect(en.tonnes(-12.5)).toBe('-12.5');
+  });
+
+  test('tonnes: up to three decimals, trailing zeros dropped', () => {
+    expect(ru.tonnes(12.345000000000001)).toBe('12,345');
+    expect(en.tonnes(12.345000000000001)).toBe('12.345');
+    expect(ru.tonnes(12.3)).toBe('12,3');
+    expect(ru.tonnes(12)).toBe('12');
+    expect(en.tonnes(1.23456)).toBe('1.235');
+    expect(ru.tonnes(123456.7891234)).toBe('123\u00a0456,789');
+  });
+
+  test('metres: up to two decimals; pieces: whole', () => {
+    expect(ru.metres(120.50000000001)).toBe('120,5');
+    expect(en.metres(9876543.219)).toBe('9,876,543.22');
+    expect(ru.pieces(1234567)).toBe('1\u00a0234\u00a0567');
+    expect(en.pieces(10.4)).toBe('10');
+  });
+
+  test('a generic number', () => {
+    expect(ru.number(0.1 + 0.2)).toBe('0,3');
+    expect(en.number(1234567.8900000001)).toBe('1,234,567.89');
+    expect(en.number(0)).toBe('0');
+  });
+
+  test('null and non-finite values read as an em dash', () => {
+    for (const fmt of [ru, en]) {
+      expect(fmt.money(null)).toBe('—');
+      expect(fmt.tonnes(null)).toBe('—');
+      expect(fmt.metres(null)).toBe('—');
+      expect(fmt.pieces(null)).toBe('—');
+      expect(fmt.number(null)).toBe('—');
+      expect(fmt.number(Number.NaN)).toBe('—');
+      expect(fmt.quantity(null, 'TO')).toBe('—');
+    }
+  });
+});
+
+describe('units', () => {
+  test.each([
+    ['TO', 'т', 't'],
+    ['TNE', 'т', 't'],
+    ['T', 'т', 't'],
+    ['M', 'м', 'm'],
+    ['MTR', 'м', 'm'],
+    ['ST', 'шт', 'pcs'],
+    ['PC', 'шт', 'pcs'],
+    ['PCE', 'шт', 'pcs'],
+    ['H87', 'шт', 'pcs'],
+    ['KG', 'кг', 'kg'],
+    ['KGM', 'кг', 'kg'],
+  ])('%s → %s / %s', (code, russian, english) => {
+    expect(ru.unit(code)).toBe(russian);
+    expect(en.unit(code)).toBe(english);
+  });
+
+  test('codes are matched regardless of case and spacing; an unknown code is shown as it is', () => {
+    expect(ru.unit(' tne ')).toBe('т');
+    expect(ru.unit('KMT')).toBe('KMT');
+    expect(en.unit('')).toBe('');
+  });
+
+  test('quantity: the unit precision, a no-break space, the unit', () => {
+    expect(ru.quantity(12.345000000000001, 'TO')).toBe('12,345\u00a0т');
+    expect(en.quantity(120.555, 'MTR')).toBe('120.56\u00a0m');
+    expect(ru.quantity(1234, 'ST')).toBe('1\u00a0234\u00a0шт');
+    expect(en.quantity(2.5, 'PCE')).toBe('2.5\u00a0pcs');
+    expect(ru.quantity(5.5, 'KGM')).toBe('5,5\u00a0кг');
+    expect(en.quantity(3.25, 'KMT')).toBe('3.25\u00a0KMT');
+    expect(ru.quantity(3, '')).toBe('3');
+  });
+});
+
+describe('dates', () => {
+  test('a midnight timestamp reads as a date', () => {
+    expect(ru.date('2026-03-15 00:00:00')).toBe('15.03.2026');
+    expect(en.date('2026-03-15 00:00:00')).toBe('15 Mar 2026');
+    expect(ru.date('2026-03-05 00:00:00')).toBe('05.03.2026');
+    expect(en.date('2026-03-05 00:00:00')).toBe('5 Mar 2026');
+  });
+
+  test('a bare date and the ISO "T" form are read too', () => {
+    expect(ru.date('2026-12-31')).toBe('31.12.2026');
+    expect(en.date('2026-12-31T00:00:00')).toBe('31 Dec 2026');
+  });
+
+  test('a time part that is not midnight is shown', () => {
+    expect(ru.date('2026-03-15 14:30:00')).toBe('15.03.2026 14:30');
+    expect(en.date('2026-03-15 14:30:00')).toBe('15 Mar 2026, 14:30');
+    expect(en.date('2026-03-15 09:05')).toBe('15 Mar 2026, 09:05');
+  });
+
+  test('an unreadable value is shown as it came, never "Invalid Date"', () => {
+    expect(ru.date('garbage')).toBe('garbage');
+    expect(en.date('2026-02-30 00:00:00')).toBe('2026-02-30 00:00:00');
+    expect(en.date('15.03.2026')).toBe('15.03.2026');
+    expect(ru.date('')).toBe('');
+  });
+
+  test('null reads as an em dash', () => {
+    expect(ru.date(null)).toBe('—');
+    expect(en.date(null)).toBe('—');
+  });
+
+  test('far-future validity ends are open-ended', () => {
+    expect(isOpenEnded('9999-12-31 00:00:00')).toBe(true);
+    expect(isOpenEnded('9000-01-01')).toBe(true);
+    expect(ru.isOpenEnded('9999-12-31')).toBe(true);
+    expect(isOpenEnded('8999-12-31 00:00:00')).toBe(false);
+    expect(isOpenEnded('2026-12-31 00:00:00')).toBe(false);
+    expect(isOpenEnded('garbage')).toBe(false);
+    expect(isOpenEnded(null)).toBe(false);
+  });
+});
+
+test('one formatter per locale', () => {
+  expect(createFormatter('ru')).toBe(ru);
+  expect(createFormatter('en').locale).toBe('en');
+});

@@ -1,0 +1,149 @@
+import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
+import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
+import type { Params } from './params.ts';
+import type { ParseMode } from './text.ts';
+
+export type EmulatedChat = Chat.PrivateChat | Chat.GroupChat | Chat.SupergroupChat;
+
+export interface StoredMessage {
+  chat_id: number;
+  message_id: number;
+  from: User;
+  by_bot: boolean;
+  /** unix seconds */
+  date: number;
+  /** emulated milliseconds, for rate assertions */
+  sent_at_ms: number;
+  /** plain text, entities removed */
+  text: string;
+  entities: MessageEntity[];
+  /** the text parameter exactly as the bot sent it */
+  source: string;
+  parse_mode: ParseMode | undefined;
+  reply_markup: InlineKeyboardMarkup | undefined;
+  /** a reply keyboard / remove_keyboard / force_reply sent along, which the message itself does not carry */
+  reply_keyboard: Record<string, unknown> | undefined;
+  reply_to_message_id: number | undefined;
+  message_thread_id: number | undefined;
+  is_topic_message: boolean;
+  edit_count: number;
+  edit_date: number | undefined;
+  deleted: boolean;
+}
+
+export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
+
+export interface ChatActionRecord {
+  action: string;
+  at_ms: number;
+  message_thread_id: number | undefined;
+}
+
+export interface ChatRecord {
+  chat: EmulatedChat;
+  nextMessageId: number;
+  messages: Map<number, StoredMessage>;
+  /** forum topics that exist (created by users posting into them) */
+  topics: Set<number>;
+  botBlocked: boolean;
+  botLeft: boolean;
+  actions: ChatActionRecord[];
+}
+
+export class ChatStore {
+  private readonly records = new Map<number, ChatRecord>();
+  /** users tests created, who exist on Telegram whether or not they ever wrote to the bot */
+  private readonly users = new Set<number>();
+
+  registerUser(userId: number): void {
+    this.users.add(userId);
+  }
+
+  /** Registers the chat on first use; later calls return the same record. */
+  ensure(chat: EmulatedChat): ChatRecord {
+    const existing = this.records.get(chat.id);
+    if (existing) return existing;
+    const record: ChatRecord = {
+      chat: structuredClone(chat),
+      nextMessageId: 1,
+      messages: new Map(),
+      topics: new Set(),
+      botBlocked: false,
+      botLeft: false,
+      actions: [],
+    };
+    this.records.set(chat.id, record);
+    return record;
+  }
+
+  find(id: number): ChatRecord | undefined {
+    return this.records.get(id);
+  }
+
+  all(): ChatRecord[] {
+    return [...this.records.values()];
+  }
+
+  /** The chat a request addresses, by numeric id or "@username", with Telegram's errors. */
+  resolve(params: Params, field = 'chat_id'): ChatRecord {
+    const raw = params.string(field);
+    if (raw === undefined) throw badRequest(`${field} is empty`);
+    const record = raw.startsWith('@')
+      ? this.all().find((r) => 'username' in r.chat && r.chat.username?.toLowerCase() === raw.slice(1).toLowerCase())
+      : /^-?\d+$/.test(raw)
+        ? this.records.get(Number(raw))
+        : undefined;
+    if (record === undefined && this.users.has(Number(raw))) throw forbidden("bot can't initiate conversation with a user");
+    if (record === undefined) throw badRequest(CHAT_NOT_FOUND);
+    return record;
+  }
+
+  add(chatId: number, fields: NewMessage): StoredMessage {
+    const record = this.records.get(chatId);
+    if (record === undefined) throw new Error(`bot API emulator: unknown chat ${chatId}`);
+    const message: StoredMessage = {
+      ...fields,
+      chat_id: chatId,
+      message_id: record.nextMessageId++,
+      edit_count: 0,
+      edit_date: undefined,
+      deleted: false,
+    };
+    record.messages.set(message.message_id, message);
+    return message;
+  }
+
+  /** A message that exists (was sent and not deleted). */
+  message(chatId: number, messageId: number): StoredMessage | undefined {
+    const message = this.records.get(chatId)?.messages.get(messageId);
+    return message?.deleted === false ? message : undefined;
+  }
+
+  toApiMessage(message: StoredMessage, withReply = true): Message.TextMessage {
+    const record = this.records.get(message.chat_id);
+    if (record === undefined) throw new Error(`bot API emulator: unknown chat ${message.chat_id}`);
+    const replied = message.reply_to_message_id === undefined ? undefined : this.message(message.chat_id, message.reply_to_message_id);
+    const result = {
+      message_id: message.message_id,
+      ...(message.message_thread_id === undefined ? {} : { message_thread_id: message.message_thread_id }),
+      from: structuredClone(message.from),
+      chat: structuredClone(record.chat),
+      date: message.date,
+      ...(message.edit_date === undefined ? {} : { edit_date: message.edit_date }),
+      ...(message.is_topic_message ? { is_topic_message: true as const } : {}),
+      ...(withReply && replied ? { reply_to_message: this.toApiMessage(replied, false) } : {}),
+      text: message.text,
+      ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }),
+      ...(message.reply_markup === undefined ? {} : { reply_markup: structuredClone(message.reply_markup) }),
+    };
+    return result as Message.TextMessage;
+  }
+}
+
+/** 403s for chats the bot can no longer write to, worded as Telegram words them. */
+export function assertBotCanWrite(record: ChatRecord): void {
+  if (record.chat.type === 'private' && record.botBlocked) throw forbidden('bot was blocked by the user');
+  if (record.chat.type !== 'private' && record.botLeft) {
+    throw forbidden(`bot is not a member of the ${record.chat.type === 'group' ? 'group' : 'supergroup'} chat`);
+  }
+}

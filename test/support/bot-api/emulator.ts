@@ -1,0 +1,214 @@
+import type { BotCommand, Chat, Message, User, UserFromGetMe } from 'telegraf/types';
+import { BotWaits } from './bot-waits.ts';
+import type { CallFilter } from './bot-waits.ts';
+import type { ApiCall, CallLog, FailureMatch, InjectedFailure } from './calls.ts';
+import type { ChatActionRecord, EmulatedChat } from './chats.ts';
+import type { HttpServer } from './server.ts';
+import { newGroup, newUser, userPressesButton, userSendsText } from './simulate.ts';
+import type { NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
+import { commandsKey } from './state.ts';
+import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
+import { toBotMessage } from './views.ts';
+import type { BotMessage } from './views.ts';
+import type { WaitOptions } from './waits.ts';
+
+/** An emulated api.telegram.org for one bot, plus the users around it. Create with startBotApi(). */
+export class BotApi {
+  readonly apiRoot: string;
+  readonly token: string;
+  readonly botUser: UserFromGetMe;
+  private readonly state: EmulatorState;
+  private readonly log: CallLog;
+  private readonly server: HttpServer;
+  private readonly waiting: BotWaits;
+  private readonly cancels = new Set<(reason: Error) => void>();
+  private nextUserId = 100_000_001;
+  private nextGroupId = 1;
+
+  constructor(state: EmulatorState, log: CallLog, server: HttpServer, waitTimeoutMs: number) {
+    this.state = state;
+    this.log = log;
+    this.server = server;
+    this.apiRoot = `http://127.0.0.1:${server.port}`;
+    this.token = state.token;
+    this.botUser = structuredClone(state.bot);
+    this.waiting = new BotWaits(state, log, {
+      feed: state.feed,
+      timeoutMs: waitTimeoutMs,
+      diagnostics: () => this.diagnostics(),
+      track: (cancel) => {
+        this.cancels.add(cancel);
+        return () => this.cancels.delete(cancel);
+      },
+    });
+  }
+
+  // ── people and chats ────────────────────────────────────────────────────────
+
+  /** A new user with a unique id; fields given override the generated ones. */
+  createUser(fields: Partial<Omit<User, 'is_bot'>> = {}): User {
+    const user = newUser(fields.id ?? this.nextUserId++, fields);
+    this.state.chats.registerUser(user.id);
+    return user;
+  }
+
+  /** A new group or supergroup (a forum when forum is true); registered once someone writes in it. */
+  createGroup(fields: NewGroupFields = {}): Chat.GroupChat | Chat.SupergroupChat {
+    return newGroup(this.nextGroupId++, fields);
+  }
+
+  /** A user writes; queues a `message` update with bot_command entities like Telegram's. */
+  sendText(input: SendTextInput): Message.TextMessage {
+    return userSendsText(this.state, input);
+  }
+
+  /** A user presses an inline button; queues a `callback_query` update and returns its id. */
+  pressButton(input: PressButtonInput): string {
+    return userPressesButton(this.state, input);
+  }
+
+  /** The user blocks (or unblocks) the bot: sends to their private chat then fail with 403. */
+  blockBot(userId: number, blocked = true): void {
+    const record = this.state.chats.find(userId);
+    if (record === undefined) throw new Error(`bot API emulator: no chat with user ${userId} yet`);
+    record.botBlocked = blocked;
+  }
+
+  /** Moves emulated time on (message dates, the 15 s callback answer window). */
+  advanceTime(seconds: number): void {
+    this.state.clock.advance(seconds);
+    this.state.feed.emit();
+  }
+
+  // ── what the bot did ────────────────────────────────────────────────────────
+
+  /** Every request the bot made, in arrival order. */
+  get calls(): readonly ApiCall[] {
+    return this.log.calls;
+  }
+
+  callsTo(method: string, filter: { chatId?: number } = {}): ApiCall[] {
+    return this.log.calls.filter((c) => c.method === method && (filter.chatId === undefined || c.chatId === filter.chatId));
+  }
+
+  /** Calls Telegram refused, except the ones a test injected with failNext. */
+  failedCalls(): ApiCall[] {
+    return this.log.calls.filter((c) => !c.response.ok && !c.injected && !c.aborted);
+  }
+
+  chat(chatId: number): EmulatedChat | undefined {
+    const chat = this.state.chats.find(chatId)?.chat;
+    return chat === undefined ? undefined : structuredClone(chat);
+  }
+
+  /** The bot's messages in a chat as they stand now (after edits), oldest first. */
+  messagesIn(chatId: number, options: { includeDeleted?: boolean } = {}): BotMessage[] {
+    const record = this.state.chats.find(chatId);
+    return [...(record?.messages.values() ?? [])]
+      .filter((m) => m.by_bot && (options.includeDeleted === true || !m.deleted))
+      .map(toBotMessage);
+  }
+
+  message(chatId: number, messageId: number): BotMessage | undefined {
+    const stored = this.state.chats.find(chatId)?.messages.get(messageId);
+    return stored === undefined ? undefined : toBotMessage(stored);
+  }
+
+  chatActions(chatId: number): ChatActionRecord[] {
+    return structuredClone(this.state.chats.find(chatId)?.actions ?? []);
+  }
+
+  /** How the bot answered a callback query, or undefined while it has not. */
+  callbackAnswer(callbackQueryId: string): CallbackAnswer | undefined {
+    const answer = this.state.callbackQueries.get(callbackQueryId)?.answer;
+    return answer === undefined ? undefined : structuredClone(answer);
+  }
+
+  /** The command menu set for a scope and language (default scope, no language when omitted). */
+  commands(options: { scope?: Record<string, unknown>; languageCode?: string } = {}): BotCommand[] | undefined {
+    const key = commandsKey(options.scope ?? { type: 'default' }, options.languageCode ?? '');
+    return structuredClone(this.state.commands.get(key)?.commands);
+  }
+
+  get webhook(): WebhookRecord | undefined {
+    return structuredClone(this.state.webhook);
+  }
+
+  get inlineAnswers(): InlineAnswerRecord[] {
+    return structuredClone(this.state.inlineAnswers);
+  }
+
+  /** Every queued update has been fetched by getUpdates. */
+  updatesConsumed(): boolean {
+    return this.state.updates.allDelivered();
+  }
+
+  // ── failures ────────────────────────────────────────────────────────────────
+
+  /** The next call(s) of `method` fail with this error, before any validation, as Telegram would answer it. */
+  failNext(method: string, failure: InjectedFailure, match?: FailureMatch): void {
+    this.log.addFailure(method, failure, match);
+  }
+
+  // ── waiting (no sleeps: each resolves on the state change it waits for) ─────
+
+  /** Resolves with the probe's first value other than undefined, null or false. */
+  waitFor<T>(probe: () => T | undefined | null | false, options: WaitOptions & { description?: string } = {}) {
+    return this.waiting.waitFor(probe, options);
+  }
+
+  /** The count-th (default first) call of `method`, optionally to one chat and matching `where`. */
+  waitForCall(method: string, options: WaitOptions & CallFilter = {}): Promise<ApiCall> {
+    return this.waiting.waitForCall(method, options);
+  }
+
+  /**
+   * The next bot message in the chat: the first after the one this method returned last for that
+   * chat (or after message_id `after`). Its current state is returned, edits included.
+   */
+  nextBotMessage(chatId: number, options: WaitOptions & { after?: number } = {}): Promise<BotMessage> {
+    return this.waiting.nextBotMessage(chatId, options);
+  }
+
+  /** The message once edited again since last seen by a wait helper (or once edit_count reaches `count`). */
+  waitForEdit(chatId: number, messageId: number, options: WaitOptions & { count?: number } = {}): Promise<BotMessage> {
+    return this.waiting.waitForEdit(chatId, messageId, options);
+  }
+
+  waitForAnswer(callbackQueryId: string, options: WaitOptions = {}): Promise<CallbackAnswer> {
+    return this.waiting.waitForAnswer(callbackQueryId, options);
+  }
+
+  /** The bot is waiting in a long poll: launched, and done with everything it fetched so far. */
+  waitForPolling(options: WaitOptions = {}): Promise<void> {
+    return this.waiting.waitForPolling(options);
+  }
+
+  /**
+   * Every queued update was confirmed (the bot polled again after handling it) and no request is
+   * in flight: the moment to assert that the bot did nothing more.
+   */
+  waitForIdle(options: WaitOptions = {}): Promise<void> {
+    return this.waiting.waitForIdle(options);
+  }
+
+  // ── lifecycle ───────────────────────────────────────────────────────────────
+
+  /** Stops the server; waits still running are rejected. Stop the bot first. */
+  async close(): Promise<void> {
+    for (const cancel of [...this.cancels]) cancel(new Error('bot API emulator closed while a wait was running'));
+    await this.server.close();
+  }
+
+  private diagnostics(): string {
+    const updates = this.state.updates;
+    const failures = this.log.pendingFailures();
+    return [
+      'Recent calls:',
+      this.log.describeRecent(),
+      `Updates not yet confirmed: ${updates.pending().length} (all fetched: ${updates.allDelivered() ? 'yes' : 'no'}); ` +
+        `bot long-polling now: ${updates.isPolling() ? 'yes' : 'no'}` +
+        (failures > 0 ? `; failNext errors still queued: ${failures}` : ''),
+    ].join('\n');
+  }
+}

@@ -1,0 +1,12 @@
+export { BotApi } from './emulator.ts';
+export { DEFAULT_TOKEN, DEFAULT_USERNAME, startBotApi } from './start.ts';
+export type { StartBotApiOptions } from './start.ts';
+export type { CallFilter } from './bot-waits.ts';
+export type { ApiCall, ApiResponse, FailureMatch, InjectedFailure } from './calls.ts';
+export type { ChatActionRecord, EmulatedChat } from './chats.ts';
+export type { MessageRef, PressButtonInput, SendTextInput } from './simulate.ts';
+export type { CallbackAnswer, InlineAnswerRecord, WebhookRecord } from './state.ts';
+export type { BotMessage } from './views.ts';
+export type { WaitOptions } from './waits.ts';
+export { parseHtml } from './html.ts';
+export type { ParsedText } from './html.ts';

@@ -1,0 +1,108 @@
+// getMe, getUpdates, the webhook methods and the bot command menu methods.
+import type { BotCommand } from 'telegraf/types';
+import { badRequest, conflict } from './errors.ts';
+import { isObject } from './method-context.ts';
+import type { MethodContext, MethodHandler } from './method-context.ts';
+import { Params } from './params.ts';
+import { commandsKey } from './state.ts';
+
+export const MAX_COMMANDS = 100;
+
+export const getMe: MethodHandler = ({ state }) => structuredClone(state.bot);
+
+export const getUpdates: MethodHandler = ({ params, state, signal }) => {
+  if (state.webhook !== undefined) {
+    throw conflict("can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first");
+  }
+  const allowed = params.json('allowed_updates', 'allowed updates');
+  if (allowed !== undefined && (!Array.isArray(allowed) || allowed.some((t) => typeof t !== 'string'))) {
+    throw badRequest("can't parse allowed updates JSON object");
+  }
+  return state.updates.poll(
+    {
+      offset: params.int('offset'),
+      limit: params.int('limit'),
+      timeoutSeconds: params.number('timeout'),
+      allowedUpdates: allowed as string[] | undefined,
+    },
+    signal,
+  );
+};
+
+export const setWebhook: MethodHandler = ({ params, state }) => {
+  const url = params.string('url') ?? '';
+  if (url !== '' && (!URL.canParse(url) || new URL(url).protocol !== 'https:')) {
+    throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
+  }
+  if (params.bool('drop_pending_updates')) state.updates.dropPending();
+  state.webhook = url === '' ? undefined : { url, params: structuredClone(params.raw) };
+  return true;
+};
+
+export const deleteWebhook: MethodHandler = ({ params, state }) => {
+  if (params.bool('drop_pending_updates')) state.updates.dropPending();
+  state.webhook = undefined;
+  return true;
+};
+
+export const getWebhookInfo: MethodHandler = ({ state }) => ({
+  url: state.webhook?.url ?? '',
+  has_custom_certificate: false,
+  pending_update_count: state.updates.pending().length,
+  ...(state.webhook?.params.max_connections === undefined ? {} : { max_connections: Number(state.webhook.params.max_connections) }),
+});
+
+const SCOPE_TYPES = new Set([
+  'default', 'all_private_chats', 'all_group_chats', 'all_chat_administrators', 'chat', 'chat_administrators', 'chat_member',
+]);
+
+function readScope({ params, state }: MethodContext): Record<string, unknown> {
+  const scope = params.json('scope', 'BotCommandScope') ?? { type: 'default' };
+  if (!isObject(scope) || typeof scope.type !== 'string') throw badRequest("can't parse BotCommandScope JSON object");
+  if (!SCOPE_TYPES.has(scope.type)) throw badRequest('unsupported bot command scope type');
+  if (!scope.type.startsWith('chat')) return { type: scope.type };
+  const chat = state.chats.resolve(new Params({ chat_id: scope.chat_id }));
+  if (scope.type !== 'chat_member') return { type: scope.type, chat_id: chat.chat.id };
+  if (typeof scope.user_id !== 'number') throw badRequest('invalid user_id specified');
+  return { type: scope.type, chat_id: chat.chat.id, user_id: scope.user_id };
+}
+
+function readLanguageCode({ params }: MethodContext): string {
+  const code = params.string('language_code') ?? '';
+  if (code !== '' && !/^[a-z]{2}$/.test(code)) throw badRequest('invalid language code specified');
+  return code;
+}
+
+function readCommands({ params }: MethodContext): BotCommand[] {
+  const commands = params.json('commands', 'BotCommand array');
+  if (commands === undefined) throw badRequest('parameter "commands" is required');
+  if (!Array.isArray(commands)) throw badRequest("can't parse BotCommand array JSON object");
+  if (commands.length > MAX_COMMANDS) throw badRequest('BOT_COMMANDS_TOO_MUCH');
+  return (commands as unknown[]).map((item) => {
+    if (!isObject(item)) throw badRequest("can't parse BotCommand: BotCommand must be an Object");
+    const { command, description } = item;
+    if (typeof command !== 'string') throw badRequest('can\'t parse BotCommand: Field "command" must be of type String');
+    if (typeof description !== 'string') throw badRequest('can\'t parse BotCommand: Field "description" must be of type String');
+    if (!/^[a-z0-9_]{1,32}$/.test(command)) throw badRequest('BOT_COMMAND_INVALID');
+    if (description.trim().length < 1 || description.length > 256) throw badRequest('BOT_COMMAND_DESCRIPTION_INVALID');
+    return { command, description };
+  });
+}
+
+export const setMyCommands: MethodHandler = (context) => {
+  const commands = readCommands(context);
+  const scope = readScope(context);
+  const languageCode = readLanguageCode(context);
+  const key = commandsKey(scope, languageCode);
+  if (commands.length === 0) context.state.commands.delete(key);
+  else context.state.commands.set(key, { scope, language_code: languageCode, commands });
+  return true;
+};
+
+export const deleteMyCommands: MethodHandler = (context) => {
+  context.state.commands.delete(commandsKey(readScope(context), readLanguageCode(context)));
+  return true;
+};
+
+export const getMyCommands: MethodHandler = (context) =>
+  structuredClone(context.state.commands.get(commandsKey(readScope(context), readLanguageCode(context)))?.commands ?? []);

@@ -1,0 +1,152 @@
+// sendMessage, editMessageText, editMessageReplyMarkup, deleteMessage.
+import { assertBotCanWrite } from './chats.ts';
+import type { ChatRecord, StoredMessage } from './chats.ts';
+import { badRequest, NOT_MODIFIED } from './errors.ts';
+import { entitiesKey } from './entities.ts';
+import { markupKey, readReplyMarkup } from './keyboard.ts';
+import { isObject } from './method-context.ts';
+import { Params } from './params.ts';
+import type { MethodContext, MethodHandler } from './method-context.ts';
+import { botAsSender } from './state.ts';
+import type { EmulatorState } from './state.ts';
+import { formatMessageText, readParseMode } from './text.ts';
+import type { FormattedMessageText } from './text.ts';
+
+function readText({ params, state }: MethodContext): () => FormattedMessageText {
+  // parameter-level checks come before the chat lookup, entity parsing after it, as in the Bot API
+  readParseMode(params.string('parse_mode'));
+  if (!params.has('text')) throw badRequest('message text is empty');
+  return () =>
+    formatMessageText(
+      { text: params.string('text'), parseMode: params.string('parse_mode'), entities: params.json('entities', 'message entities') },
+      state.options,
+    );
+}
+
+function readReplyTarget({ params, state }: MethodContext, record: ChatRecord): StoredMessage | undefined {
+  const replyParameters = params.json('reply_parameters', 'reply parameters');
+  let messageId: number | undefined;
+  let allowWithoutReply: boolean;
+  let chatId = record.chat.id;
+  if (replyParameters !== undefined) {
+    if (!isObject(replyParameters)) throw badRequest("can't parse reply parameters JSON object");
+    if (typeof replyParameters.message_id !== 'number') throw badRequest('field "message_id" must be of type Number');
+    messageId = replyParameters.message_id;
+    allowWithoutReply = replyParameters.allow_sending_without_reply === true;
+    if (replyParameters.chat_id !== undefined) {
+      chatId = state.chats.resolve(new Params({ chat_id: replyParameters.chat_id })).chat.id;
+    }
+  } else {
+    messageId = params.int('reply_to_message_id');
+    allowWithoutReply = params.bool('allow_sending_without_reply');
+  }
+  if (messageId === undefined || messageId === 0) return undefined;
+  const target = state.chats.message(chatId, messageId);
+  if (target === undefined && !allowWithoutReply) throw badRequest('message to be replied not found');
+  return target?.chat_id === record.chat.id ? target : undefined;
+}
+
+function readThread({ params }: MethodContext, record: ChatRecord, replyTo: StoredMessage | undefined) {
+  let threadId = params.int('message_thread_id') || undefined;
+  const isForum = record.chat.type === 'supergroup' && record.chat.is_forum === true;
+  if (!isForum) return { message_thread_id: threadId, is_topic_message: false };
+  if (threadId === undefined && replyTo?.is_topic_message) threadId = replyTo.message_thread_id;
+  if (threadId !== undefined && !record.topics.has(threadId)) throw badRequest('message thread not found');
+  return { message_thread_id: threadId, is_topic_message: threadId !== undefined };
+}
+
+export const sendMessage: MethodHandler = (context) => {
+  const { params, state } = context;
+  const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: false });
+  const format = readText(context);
+  const record = state.chats.resolve(params);
+  context.noteChat(record.chat.id);
+  assertBotCanWrite(record);
+  const text = format();
+  const replyTo = readReplyTarget(context, record);
+  const stored = state.chats.add(record.chat.id, {
+    from: botAsSender(state.bot),
+    by_bot: true,
+    date: state.clock.unix(),
+    sent_at_ms: state.clock.nowMs(),
+    text: text.text,
+    entities: text.entities,
+    source: params.string('text') ?? '',
+    parse_mode: text.parseMode,
+    reply_markup: markup?.inline,
+    reply_keyboard: markup?.other,
+    reply_to_message_id: replyTo?.message_id,
+    ...readThread(context, record, replyTo),
+  });
+  state.feed.emit();
+  return state.chats.toApiMessage(stored);
+};
+
+function editTarget(context: MethodContext): { record: ChatRecord; message: StoredMessage } {
+  const { params, state } = context;
+  if (params.has('inline_message_id')) throw badRequest('MESSAGE_ID_INVALID');
+  const record = state.chats.resolve(params);
+  context.noteChat(record.chat.id);
+  const messageId = params.int('message_id');
+  if (messageId === undefined || messageId === 0) throw badRequest('message identifier is not specified');
+  return { record, message: findEditable(state, record, messageId) };
+}
+
+function findEditable(state: EmulatorState, record: ChatRecord, messageId: number): StoredMessage {
+  const message = state.chats.message(record.chat.id, messageId);
+  if (message === undefined) throw badRequest('message to edit not found');
+  if (!message.by_bot) throw badRequest("message can't be edited");
+  return message;
+}
+
+function applyEdit(state: EmulatorState, message: StoredMessage, changes: Partial<StoredMessage>) {
+  Object.assign(message, changes, { edit_count: message.edit_count + 1, edit_date: state.clock.unix() });
+  state.feed.emit();
+  return state.chats.toApiMessage(message);
+}
+
+export const editMessageText: MethodHandler = (context) => {
+  const { params, state } = context;
+  // like Telegram, an edit without reply_markup removes the inline keyboard
+  const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: true });
+  const format = readText(context);
+  const { message } = editTarget(context);
+  const text = format();
+  if (
+    text.text === message.text &&
+    entitiesKey(text.entities) === entitiesKey(message.entities) &&
+    markupKey(markup?.inline) === markupKey(message.reply_markup)
+  ) {
+    throw badRequest(NOT_MODIFIED);
+  }
+  return applyEdit(state, message, {
+    text: text.text,
+    entities: text.entities,
+    source: params.string('text') ?? '',
+    parse_mode: text.parseMode,
+    reply_markup: markup?.inline,
+  });
+};
+
+export const editMessageReplyMarkup: MethodHandler = (context) => {
+  const { params, state } = context;
+  const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: true });
+  const { message } = editTarget(context);
+  if (markupKey(markup?.inline) === markupKey(message.reply_markup)) throw badRequest(NOT_MODIFIED);
+  return applyEdit(state, message, { reply_markup: markup?.inline });
+};
+
+export const deleteMessage: MethodHandler = (context) => {
+  const { params, state } = context;
+  const record = state.chats.resolve(params);
+  context.noteChat(record.chat.id);
+  const messageId = params.int('message_id');
+  if (messageId === undefined || messageId === 0) throw badRequest('message identifier is not specified');
+  const message = state.chats.message(record.chat.id, messageId);
+  if (message === undefined) throw badRequest('message to delete not found');
+  // bots may delete incoming messages only in private chats unless they are admins, which the emulator's bot is not
+  if (!message.by_bot && record.chat.type !== 'private') throw badRequest("message can't be deleted");
+  message.deleted = true;
+  state.feed.emit();
+  return true;
+};

@@ -1,0 +1,41 @@
+import type { MethodHandler } from './method-context.ts';
+import {
+  deleteMyCommands,
+  deleteWebhook,
+  getMe,
+  getMyCommands,
+  getUpdates,
+  getWebhookInfo,
+  setMyCommands,
+  setWebhook,
+} from './methods-bot.ts';
+import { answerCallbackQuery, answerInlineQuery, getChat, leaveChat, sendChatAction } from './methods-chats.ts';
+import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage } from './methods-messages.ts';
+
+const METHODS: Record<string, MethodHandler> = {
+  getMe,
+  getUpdates,
+  setWebhook,
+  deleteWebhook,
+  getWebhookInfo,
+  setMyCommands,
+  deleteMyCommands,
+  getMyCommands,
+  sendMessage,
+  editMessageText,
+  editMessageReplyMarkup,
+  deleteMessage,
+  answerCallbackQuery,
+  answerInlineQuery,
+  sendChatAction,
+  getChat,
+  leaveChat,
+};
+
+const BY_LOWER_NAME = new Map(Object.entries(METHODS).map(([name, handler]) => [name.toLowerCase(), { name, handler }]));
+
+/** Bot API method names are case-insensitive; the canonical spelling is returned. */
+export const findMethod = (name: string): { name: string; handler: MethodHandler } | undefined =>
+  BY_LOWER_NAME.get(name.toLowerCase());
+
+export const emulatedMethods = (): string[] => Object.keys(METHODS);

@@ -1,0 +1,117 @@
+// The HTTP face of the emulator: /bot<token>/<method>, answered like api.telegram.org.
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ApiResponse, CallLog } from './calls.ts';
+import { BotApiError, notFound, unauthorized } from './errors.ts';
+import { findMethod } from './methods.ts';
+import { Params, readParams } from './params.ts';
+import type { RawParams } from './params.ts';
+import type { EmulatorState } from './state.ts';
+
+export interface HttpServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+const CLIENT_CLOSED: ApiResponse = { ok: false, error_code: 499, description: 'Client Closed Request' };
+
+export async function startHttpServer(state: EmulatorState, log: CallLog): Promise<HttpServer> {
+  const server = createServer((req, res) => {
+    void handle(state, log, req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        state.updates.release();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(state: EmulatorState, log: CallLog, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const seq = log.startSeq();
+  const atMs = state.clock.nowMs();
+  const abort = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
+  const match = /^\/bot([^/]*)\/([^/]*)$/.exec(url.pathname);
+  let method = match?.[2] ?? url.pathname;
+  let params: RawParams = {};
+  let chatId: number | undefined;
+  let injected = false;
+  const counted = !/^getupdates$/i.test(method);
+  if (counted) log.inFlight++;
+  let response: ApiResponse;
+  try {
+    if (match === null) throw notFound();
+    if (decodeURIComponent(match[1] ?? '') !== state.token) throw unauthorized();
+    const found = findMethod(method);
+    if (found === undefined) throw notFound();
+    method = found.name;
+    params = await readParams(req, url);
+    const failure = log.takeFailure(method, params.chat_id);
+    if (failure !== undefined) {
+      injected = true;
+      chatId = /^-?\d+$/.test(String(params.chat_id)) ? Number(params.chat_id) : undefined;
+      throw failure;
+    }
+    const result: unknown = await found.handler({
+      params: new Params(params),
+      state,
+      signal: abort.signal,
+      noteChat: (id) => {
+        chatId = id;
+      },
+    });
+    response = { ok: true, result };
+  } catch (error) {
+    response = toErrorResponse(error, abort.signal.aborted);
+  } finally {
+    if (counted) log.inFlight--;
+  }
+  if (!abort.signal.aborted) {
+    const body = JSON.stringify(response);
+    res.writeHead(response.ok ? 200 : response.error_code, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(body);
+  }
+  log.record({
+    seq,
+    method,
+    params,
+    response: abort.signal.aborted ? CLIENT_CLOSED : response,
+    chatId,
+    at_ms: atMs,
+    done_ms: state.clock.nowMs(),
+    injected,
+    aborted: abort.signal.aborted,
+  });
+  state.feed.emit();
+}
+
+function toErrorResponse(error: unknown, aborted: boolean): ApiResponse {
+  if (error instanceof BotApiError) {
+    return {
+      ok: false,
+      error_code: error.errorCode,
+      description: error.description,
+      ...(error.parameters === undefined ? {} : { parameters: error.parameters }),
+    };
+  }
+  if (aborted) return CLIENT_CLOSED;
+  // a bug in the emulator itself: loud in the test output, a 500 to the bot
+  console.error('bot API emulator failed on a request:', error);
+  const message = error instanceof Error ? error.message : String(error);
+  return { ok: false, error_code: 500, description: `Internal Server Error: emulator bug: ${message}` };
+}

@@ -1,0 +1,40 @@
+import type { UserFromGetMe } from 'telegraf/types';
+import { CallLog } from './calls.ts';
+import { BotApi } from './emulator.ts';
+import { startHttpServer } from './server.ts';
+import { createState } from './state.ts';
+
+export interface StartBotApiOptions {
+  /** "<bot id>:<secret>"; default DEFAULT_TOKEN */
+  token?: string;
+  /** default 'order_lookup_bot' */
+  username?: string;
+  /** default 'Order Lookup' */
+  firstName?: string;
+  /** default timeout of every wait helper; default 5000 ms */
+  waitTimeoutMs?: number;
+  /** reject a "&" that starts no character reference in HTML text (stricter than Telegram); default true */
+  strictHtmlAmpersand?: boolean;
+}
+
+export const DEFAULT_TOKEN = '7000000001:AAEmulatedTestToken-0123456789abcdefXYZ';
+export const DEFAULT_USERNAME = 'order_lookup_bot';
+
+export async function startBotApi(options: StartBotApiOptions = {}): Promise<BotApi> {
+  const token = options.token ?? DEFAULT_TOKEN;
+  const botId = /^(\d+):[\w-]+$/.exec(token)?.[1];
+  if (botId === undefined) throw new Error(`bot API emulator: "${token}" is not shaped like a bot token (<id>:<secret>)`);
+  const botUser: UserFromGetMe = {
+    id: Number(botId),
+    is_bot: true,
+    first_name: options.firstName ?? 'Order Lookup',
+    username: options.username ?? DEFAULT_USERNAME,
+    can_join_groups: true,
+    can_read_all_group_messages: false,
+    supports_inline_queries: false,
+  };
+  const state = createState(token, botUser, { strictHtmlAmpersand: options.strictHtmlAmpersand ?? true });
+  const log = new CallLog();
+  const server = await startHttpServer(state, log);
+  return new BotApi(state, log, server, options.waitTimeoutMs ?? 5000);
+}

@@ -1,0 +1,62 @@
+import { badRequest } from './errors.ts';
+import { readEntitiesParam, trimFormatted, utf16Length } from './entities.ts';
+import { parseHtml } from './html.ts';
+import type { ParsedText } from './html.ts';
+import { parseMarkdownLegacy, parseMarkdownV2 } from './markdown.ts';
+
+export const MAX_MESSAGE_LENGTH = 4096;
+
+export type ParseMode = 'HTML' | 'MarkdownV2' | 'Markdown';
+
+export interface TextInput {
+  text: string | undefined;
+  parseMode: string | undefined;
+  entities: unknown;
+}
+
+export interface FormatOptions {
+  strictHtmlAmpersand: boolean;
+}
+
+export interface FormattedMessageText extends ParsedText {
+  parseMode: ParseMode | undefined;
+}
+
+/** Telegram accepts parse_mode in any letter case. */
+export function readParseMode(value: string | undefined): ParseMode | undefined {
+  if (value === undefined || value === '') return undefined;
+  switch (value.toLowerCase()) {
+    case 'html':
+      return 'HTML';
+    case 'markdownv2':
+      return 'MarkdownV2';
+    case 'markdown':
+      return 'Markdown';
+    default:
+      throw badRequest('unsupported parse_mode');
+  }
+}
+
+/** The text of sendMessage / editMessageText as Telegram stores it: parsed, trimmed, length-checked. */
+export function formatMessageText(input: TextInput, options: FormatOptions): FormattedMessageText {
+  const parseMode = readParseMode(input.parseMode);
+  if (input.text === undefined || input.text === '') throw badRequest('message text is empty');
+  const parsed = parse(input.text, parseMode, input.entities, options);
+  const trimmed = trimFormatted(parsed);
+  if (trimmed.text === '') throw badRequest('message text is empty');
+  if (utf16Length(trimmed.text) > MAX_MESSAGE_LENGTH) throw badRequest('message is too long');
+  return { ...trimmed, parseMode };
+}
+
+function parse(text: string, mode: ParseMode | undefined, entities: unknown, options: FormatOptions): ParsedText {
+  switch (mode) {
+    case 'HTML':
+      return parseHtml(text, { strictAmpersand: options.strictHtmlAmpersand });
+    case 'MarkdownV2':
+      return parseMarkdownV2(text);
+    case 'Markdown':
+      return parseMarkdownLegacy(text);
+    case undefined:
+      return { text, entities: readEntitiesParam(entities, text) };
+  }
+}
