@@ -109,6 +109,13 @@ describe('sendMessage strictness', () => {
     await expectError(call('sendMessage', { chat_id: 42, text: 'x' }), 400, 'Bad Request: chat not found');
   });
 
+  it('refuses to write first to a user who never opened a private chat with the bot', async () => {
+    api.sendText({ from: user, chat: api.createGroup(), text: 'only in the group' });
+    const initiate = "Forbidden: bot can't initiate conversation with a user";
+    await expectError(call('sendMessage', { chat_id: user.id, text: 'x' }), 403, initiate);
+    await expectError(call('sendMessage', { chat_id: api.createUser().id, text: 'x' }), 403, initiate);
+  });
+
   it('requires non-empty text, counted after parsing and trimming', async () => {
     openChat();
     await expectError(call('sendMessage', { chat_id: user.id }), 400, 'Bad Request: message text is empty');
@@ -495,6 +502,14 @@ describe('waiting helpers', () => {
     expect(await edited).toMatchObject({ text: 'uno', edit_count: 1 });
     expect((await api.waitForCall('editMessageText', { chatId: user.id })).response.ok).toBe(true);
     expect(await api.waitFor(() => api.messagesIn(user.id).length === 2)).toBe(true);
+  });
+
+  it('re-checks probes over state outside the emulator too', async () => {
+    let external: string | undefined;
+    setTimeout(() => {
+      external = 'written by the bot elsewhere';
+    }, 30);
+    expect(await api.waitFor(() => external, { description: 'the external write' })).toBe('written by the bot elsewhere');
   });
 });
 

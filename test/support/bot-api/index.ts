@@ -1,12 +1,27 @@
+// A strict, in-process Telegram Bot API for end-to-end tests. Typical use:
+//
+//   const api = await startBotApi();
+//   const bot = new Telegraf(api.token, { telegram: { apiRoot: api.apiRoot } });
+//   const running = bot.launch();
+//   const user = api.createUser();
+//   api.sendText({ from: user, text: '/start' });
+//   const reply = await api.nextBotMessage(user.id);
+//   const queryId = api.pressButton({ from: user, message: reply, data: reply.buttons[0].callback_data });
+//   await api.waitForEdit(user.id, reply.message_id);
+//   await api.waitForAnswer(queryId);
+//   bot.stop(); await running; await api.close();
+//
+// Requests Telegram would refuse are refused with its status and description, so a bot bug
+// surfaces as a failed call (see api.failedCalls()) rather than passing silently.
 export { BotApi } from './emulator.ts';
 export { DEFAULT_TOKEN, DEFAULT_USERNAME, startBotApi } from './start.ts';
 export type { StartBotApiOptions } from './start.ts';
 export type { CallFilter } from './bot-waits.ts';
 export type { ApiCall, ApiResponse, FailureMatch, InjectedFailure } from './calls.ts';
 export type { ChatActionRecord, EmulatedChat } from './chats.ts';
-export type { MessageRef, PressButtonInput, SendTextInput } from './simulate.ts';
+export type { MessageRef, NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
 export type { CallbackAnswer, InlineAnswerRecord, WebhookRecord } from './state.ts';
 export type { BotMessage } from './views.ts';
 export type { WaitOptions } from './waits.ts';
 export { parseHtml } from './html.ts';
-export type { ParsedText } from './html.ts';
+export type { HtmlOptions, ParsedText } from './html.ts';

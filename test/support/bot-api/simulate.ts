@@ -30,6 +30,8 @@ export interface PressButtonInput {
 }
 
 export interface NewGroupFields {
+  /** a fixed id (negative), e.g. one a test put on an allow list */
+  id?: number;
   title?: string;
   /** default 'supergroup' */
   type?: 'group' | 'supergroup';
@@ -48,9 +50,9 @@ export const newUser = (id: number, fields: Partial<Omit<User, 'is_bot'>>): User
 
 export function newGroup(n: number, fields: NewGroupFields): Chat.GroupChat | Chat.SupergroupChat {
   const title = fields.title ?? `Group ${n}`;
-  if (fields.type === 'group') return { id: -(4_000_000_000 + n), type: 'group', title };
+  if (fields.type === 'group') return { id: fields.id ?? -(4_000_000_000 + n), type: 'group', title };
   return {
-    id: -(1_002_000_000_000 + n),
+    id: fields.id ?? -(1_002_000_000_000 + n),
     type: 'supergroup',
     title,
     ...(fields.username === undefined ? {} : { username: fields.username }),
@@ -78,6 +80,7 @@ export function userSendsText(state: EmulatorState, input: SendTextInput): Messa
   }
   if (input.text.trim() === '') throw new Error('bot API emulator: Telegram clients do not send empty messages');
   if (input.text.length > MAX_MESSAGE_LENGTH) throw new Error('bot API emulator: Telegram clients split texts over 4096 characters');
+  state.chats.registerUser(input.from.id);
   const record = state.chats.ensure(chat);
   const isForum = record.chat.type === 'supergroup' && record.chat.is_forum === true;
   if (input.threadId !== undefined) record.topics.add(input.threadId);

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('bad arguments', () => {
+  it.each([
+    ['/order', 'Tell me what to look for'],
+    ['/order    ', 'Tell me what to look for'],
+    ['/spec', '/spec ДП-77/2026'],
+    ['/order crm', 'Tell me what to look for'],
+    [`/order ${'9'.repeat(10_000)}`, '100 characters at most'],
+    ['/order date 32.01.2026', '“32.01.2026” is not a date'],
+    ['/spec дата вчера', '“вчера” is not a date'],
+  ])('%j gets a usage text and no portal call', async (command, expected) => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const before = h.portal.requests.length;
+    const reply = await h.ask(user, command.slice(0, 4000));
+    expect(reply.text).toContain(expected);
+    expect(h.portal.requests.length).toBe(before);
+  });
+
+  it('escapes HTML in the echo and keeps it exact', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const reply = await h.ask(user, '/order material <b>Труба</b> & "K60" <script>');
+    expect(reply.text).toContain('“<b>Труба</b> & "K60" <script>”');
+    // The user's tags stayed text: nothing became bold or a script.
+    const styled = reply.entities.map((entity) => reply.text.slice(entity.offset, entity.offset + entity.length));
+    expect(styled).not.toContain('Труба');
+  });
+
+  it('sends parameter-like text as one value', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const reply = await h.ask(user, '/order 1&limit=1000&offset=-1');
+    expect(h.portal.requests.at(-1)).toBe('/api/lk/order?SAP_ID=1%26limit%3D1000%26offset%3D-1&limit=5&offset=0');
+    expect(reply.text).toContain('No orders found');
+  });
+
+  it('handles emoji and other scripts', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const reply = await h.ask(user, '/spec 🚀📦 合同 👍🏽');
+    expect(reply.text).toContain('«🚀📦 合同 👍🏽»');
+  });
+
+  it('does not answer plain chatter in a group', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    h.api.sendText({ from: user, chat: group, text: 'hello everyone' });
+    await h.api.waitForIdle();
+    expect(h.api.messagesIn(group.id)).toEqual([]);
+  });
+
+  it('never failed a Telegram call', () => {
+    expect(h.api.failedCalls()).toEqual([]);
+  });
+});

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('in a group', () => {
+  it('answers /order@botname as a reply to the command', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const group = h.api.createGroup({ type: 'supergroup', title: 'Отдел продаж' });
+    const command = h.api.sendText({ from: user, chat: group, text: '/order@order_lookup_bot 0007300100' });
+    const reply = await h.api.nextBotMessage(group.id);
+    expect(reply.reply_to_message_id).toBe(command.message_id);
+    expect(reply.text).toContain('Заказ № 0007300100');
+  });
+
+  it('ignores a command addressed to another bot', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    h.api.sendText({ from: user, chat: group, text: '/order@some_other_bot 0007300100' });
+    await h.api.waitForIdle();
+    expect(h.api.messagesIn(group.id)).toEqual([]);
+  });
+
+  it('answers in the same forum topic, and pages there by editing', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const forum = h.api.createGroup({ type: 'supergroup', forum: true, title: 'Sales' });
+    const command = h.api.sendText({ from: user, chat: forum, text: '/spec@order_lookup_bot ДП-77/2026', threadId: 42 });
+    const reply = await h.api.nextBotMessage(forum.id);
+    expect(reply.message_thread_id).toBe(42);
+    expect(reply.reply_to_message_id).toBe(command.message_id);
+    const { message } = await h.press(user, reply, h.button(reply, '▶'));
+    expect(message?.text.split('\n')[0]).toBe('Specifications 6–8 of 8');
+    expect(h.api.messagesIn(forum.id)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ env: { PAGE_SIZE: '20' } });
+});
+afterAll(() => h.close());
+
+describe("within Telegram's limits", () => {
+  it('renders a page of 20 orders in one message Telegram accepts', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const reply = await h.ask(user, '/order material 530х8');
+    expect(reply.text.split('\n')[0]).toMatch(/^Заказы 1–20 из \d+$/);
+    expect(reply.text.match(/Заказ № \d{10}/g)).toHaveLength(20);
+    expect(reply.text.length).toBeLessThanOrEqual(4096);
+    expect(h.portal.requests.at(-1)).toMatch(/limit=20&offset=0$/);
+  });
+
+  it('renders the order with 60 positions, the rest counted', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const reply = await h.ask(user, '/order 0007300321');
+    expect(reply.text).toContain('Positions (60):');
+    expect(reply.text).toMatch(/… and \d+ more positions/);
+  });
+
+  it('renders a page of 20 specifications', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const reply = await h.ask(user, '/spec material труба');
+    expect(reply.text.split('\n')[0]).toMatch(/^Specifications 1–20 of \d+$/);
+    expect(h.api.failedCalls()).toEqual([]);
+  });
+});
+
+describe('when Telegram refuses a call', () => {
+  it('logs it, and the next update is served', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    h.api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: something unexpected' }, { chatId: user.id });
+    h.api.sendText({ from: user, text: '/order 0007300100' });
+    await h.api.waitForIdle();
+    expect(h.logs.some((line) => line.msg === 'update failed')).toBe(true);
+    expect((await h.api.nextBotMessage(user.id)).text).toContain('Something went wrong');
+    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+  });
+
+  it('does not try to talk to a user who blocked the bot', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    await h.ask(user, '/help');
+    h.api.blockBot(user.id);
+    h.api.sendText({ from: user, text: '/order 0007300100' });
+    await h.api.waitForIdle();
+    expect(h.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(2);
+  });
+});
