@@ -58,3 +58,12 @@ describe('bad arguments', () => {
     expect(h.api.failedCalls()).toEqual([]);
   });
 });
+
+describe('anything else in a private chat', () => {
+  it.each(['hello', '/unknown_command', '0007300100'])('%j gets a pointer to /help', async (text) => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const reply = await h.ask(user, text);
+    expect(reply.text).toContain("I don't understand that message");
+    expect(reply.text).toContain('/help');
+  });
+});
