@@ -13,6 +13,10 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
 COPY locales ./locales
 COPY src ./src
+# The store (settings, button state) lives in a volume so that it outlasts the container.
+ENV DATA_DIR=/app/data
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
 USER node
 # The same start command as `npm start`; node receives SIGTERM directly from `docker stop`.
 CMD ["node", "src/main.ts"]

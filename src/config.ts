@@ -60,6 +60,22 @@ const envSchema = z.object({
     .default('5')
     .transform(Number)
     .refine((value): value is PageSize => isPageSize(value), `must be one of ${PAGE_SIZES.join(', ')} (what the portal accepts)`),
+  DATA_DIR: z
+    .string()
+    .default('data')
+    .transform((value) => value.trim())
+    .pipe(z.string().min(1, 'must name a directory')),
+  TIME_ZONE: z
+    .string()
+    .default('Europe/Moscow')
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Europe/Moscow'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
 });
 
@@ -71,6 +87,10 @@ export type Config = {
   access: { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
   defaultLanguage: Locale;
   pageSize: PageSize;
+  /** Where the store (settings, button state) lives; created on first start. */
+  dataDir: string;
+  /** The time zone of the people using the bot, for "updated 14:05". */
+  timeZone: string;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 };
 
@@ -112,6 +132,8 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
     defaultLanguage: e.DEFAULT_LANGUAGE as Locale,
     pageSize: e.PAGE_SIZE as PageSize,
+    dataDir: e.DATA_DIR,
+    timeZone: e.TIME_ZONE,
     logLevel: e.LOG_LEVEL,
   };
 };

@@ -24,7 +24,16 @@ export type Formatter = {
   /** A portal timestamp as a date, with the time only when it is not midnight. */
   date: (timestamp: string | null) => string;
   isOpenEnded: (timestamp: string | null) => boolean;
+  /** The IANA time zone that `time` and `dateTime` read a moment in. */
+  readonly timeZone: string;
+  /** A moment's time of day in the formatter's time zone: "14:05". */
+  time: (moment: Date) => string;
+  /** "14:05" when the moment falls on the same day as `now` in the time zone, else with the date: "21.11.2026 14:05". */
+  dateTime: (moment: Date, now: Date) => string;
 };
+
+/** Where sales staff are; the server may well run in UTC. */
+export const DEFAULT_TIME_ZONE = 'Europe/Moscow';
 
 export const EMPTY_VALUE = '—';
 const NBSP = '\u00a0';
@@ -50,12 +59,32 @@ const UNIT_NAMES: Record<Locale, Record<UnitKind, string>> = {
   en: { tonnes: 't', metres: 'm', pieces: 'pcs', kilograms: 'kg' },
 };
 
-const DATE_PATTERNS: Record<Locale, { date: string; dateTime: string }> = {
-  ru: { date: 'dd.MM.yyyy', dateTime: 'dd.MM.yyyy HH:mm' },
-  en: { date: 'd MMM yyyy', dateTime: 'd MMM yyyy, HH:mm' },
+// beforeTime: what the dateTime pattern puts between the date and the time.
+const DATE_PATTERNS: Record<Locale, { date: string; dateTime: string; beforeTime: string }> = {
+  ru: { date: 'dd.MM.yyyy', dateTime: 'dd.MM.yyyy HH:mm', beforeTime: ' ' },
+  en: { date: 'd MMM yyyy', dateTime: 'd MMM yyyy, HH:mm', beforeTime: ', ' },
 };
 
 const DATE_LOCALES = { ru, en: enUS };
+
+type ZonedParts = { day: string; time: string };
+
+/** A moment's calendar day ("2026-11-21") and time of day ("14:05") as read on a wall clock in the zone. */
+const zonedReader = (timeZone: string) => {
+  const intl = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  });
+  return (moment: Date): ZonedParts => {
+    const parts = Object.fromEntries(intl.formatToParts(moment).map((part) => [part.type, part.value]));
+    return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  };
+};
 
 /** Far-future validity ends (9999-12-31 and the like) mean "no end". */
 export const OPEN_ENDED_YEAR = 9000;
@@ -87,7 +116,7 @@ const numberFormat = (locale: Locale, minimumFractionDigits: number, maximumFrac
   return (value: number | null): string => (value === null || !Number.isFinite(value) ? EMPTY_VALUE : intl.format(value));
 };
 
-const buildFormatter = (locale: Locale): Formatter => {
+const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
   const number = numberFormat(locale, 0, 3);
   const money = numberFormat(locale, 2, 2);
   const metres = numberFormat(locale, 0, 2);
@@ -105,6 +134,14 @@ const buildFormatter = (locale: Locale): Formatter => {
     return kind === undefined ? measureCode.trim() : UNIT_NAMES[locale][kind];
   };
   const patterns = DATE_PATTERNS[locale];
+  const zoned = zonedReader(timeZone);
+  const date = (timestamp: string | null): string => {
+    if (timestamp === null) return EMPTY_VALUE;
+    const parsed = parsePortalTimestamp(timestamp);
+    if (parsed === null) return timestamp;
+    const midnight = parsed.getHours() === 0 && parsed.getMinutes() === 0 && parsed.getSeconds() === 0;
+    return format(parsed, midnight ? patterns.date : patterns.dateTime, { locale: DATE_LOCALES[locale] });
+  };
 
   return {
     locale,
@@ -120,25 +157,31 @@ const buildFormatter = (locale: Locale): Formatter => {
       const name = unit(measureCode);
       return value === null || name === '' ? amount : `${amount}${NBSP}${name}`;
     },
-    date: (timestamp) => {
-      if (timestamp === null) return EMPTY_VALUE;
-      const date = parsePortalTimestamp(timestamp);
-      if (date === null) return timestamp;
-      const midnight = date.getHours() === 0 && date.getMinutes() === 0 && date.getSeconds() === 0;
-      return format(date, midnight ? patterns.date : patterns.dateTime, { locale: DATE_LOCALES[locale] });
-    },
+    date,
     isOpenEnded,
+    timeZone,
+    time: (moment) => zoned(moment).time,
+    dateTime: (moment, now) => {
+      const { day, time } = zoned(moment);
+      if (day === zoned(now).day) return time;
+      // The day is written like a portal date, so it reads exactly as the dates in the cards do.
+      return `${date(day)}${patterns.beforeTime}${time}`;
+    },
   };
 };
 
-const formatters = new Map<Locale, Formatter>();
+const formatters = new Map<string, Formatter>();
 
-/** One formatter per locale, built on first use: Intl.NumberFormat is costly to construct. */
-export const createFormatter = (locale: Locale): Formatter => {
-  let formatter = formatters.get(locale);
+/**
+ * One formatter per locale and time zone, built on first use: Intl formats are costly to
+ * construct. An unknown time zone throws a RangeError.
+ */
+export const createFormatter = (locale: Locale, timeZone: string = DEFAULT_TIME_ZONE): Formatter => {
+  const key = `${locale} ${timeZone}`;
+  let formatter = formatters.get(key);
   if (formatter === undefined) {
-    formatter = buildFormatter(locale);
-    formatters.set(locale, formatter);
+    formatter = buildFormatter(locale, timeZone);
+    formatters.set(key, formatter);
   }
   return formatter;
 };

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { createBot } from './bot/create-bot.ts';
-import { createMemoryQueryStore } from './bot/query-store.ts';
+import { setCommandMenus } from './bot/commands-menu.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { runConsoleChat } from './console/console-chat.ts';
 import { startDemoPortal } from './demo/portal-server.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { createPortalClient } from './portal/client.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
+import { StoreVersionError } from './store/migrations.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
 // bot → polling (or the console chat), and the signals that stop it.
@@ -35,9 +37,18 @@ const startPortal = async () => {
 };
 const { demo, ...target } = await startPortal();
 const portal = createPortalClient({ baseUrl: target.url, token: target.token, timeoutMs: target.timeoutMs });
-const queries = createMemoryQueryStore();
+const openStore = () => {
+  try {
+    return openSqliteStore({ dataDir: config.dataDir });
+  } catch (error) {
+    if (!(error instanceof StoreVersionError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+};
+const store = openStore();
 const botFor = (token: string, telegramApiRoot: string) =>
-  createBot({ token, config: { ...config, telegramApiRoot }, portal, queries, logger, demo: demo !== undefined });
+  createBot({ token, config: { ...config, telegramApiRoot }, portal, store, logger, demo: demo !== undefined });
 
 if (consoleMode) {
   const languageCode = process.env.LANG?.slice(0, 2);
@@ -49,18 +60,25 @@ if (consoleMode) {
     intro: t('console.intro'),
     createBot: (apiRoot, token) => botFor(token, apiRoot),
   });
+  store.close();
   await demo?.close();
 } else {
   const bot = botFor(config.botToken!, config.telegramApiRoot);
   const stop = async (signal: string) => {
     logger.info({ signal }, 'stopping');
     bot.stop(signal);
+    store.close();
     await demo?.close();
   };
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   bot
-    .launch(() => logger.info({ username: bot.botInfo?.username, demo: demo !== undefined }, 'polling for updates'))
+    .launch(() => {
+      logger.info({ username: bot.botInfo?.username, demo: demo !== undefined }, 'polling for updates');
+      setCommandMenus(bot.telegram, config.defaultLanguage).catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not set the command menus'),
+      );
+    })
     .catch((error: unknown) => {
       logger.fatal({ err: error }, 'the bot could not start');
       process.exitCode = 1;

@@ -20,6 +20,8 @@ describe('parseConfig', () => {
     expect(config.defaultLanguage).toBe('ru');
     expect(config.pageSize).toBe(5);
     expect(config.telegramApiRoot).toBe('https://api.telegram.org');
+    expect(config.dataDir).toBe('data');
+    expect(config.timeZone).toBe('Europe/Moscow');
   });
 
   it('reads a full production configuration', () => {
@@ -59,9 +61,11 @@ describe('parseConfig', () => {
       ALLOW_ANYONE: 'sure',
       PORTAL_URL: 'ftp://x',
       PORTAL_TIMEOUT_MS: 'soon',
+      TIME_ZONE: 'Mars/Olympus',
+      DATA_DIR: '  ',
     });
     const text = problems.join('\n');
-    for (const name of ['BOT_TOKEN', 'PAGE_SIZE', 'DEFAULT_LANGUAGE', 'ALLOWED_USER_IDS', 'ALLOW_ANYONE', 'PORTAL_URL', 'PORTAL_TIMEOUT_MS']) {
+    for (const name of ['BOT_TOKEN', 'PAGE_SIZE', 'DEFAULT_LANGUAGE', 'ALLOWED_USER_IDS', 'ALLOW_ANYONE', 'PORTAL_URL', 'PORTAL_TIMEOUT_MS', 'TIME_ZONE', 'DATA_DIR']) {
       expect(text).toContain(name);
     }
     expect(text).toContain('5, 10, 20');

@@ -135,7 +135,43 @@ describe('dates', () => {
   });
 });
 
-test('one formatter per locale', () => {
+describe('moments in the time zone of the people using the bot', () => {
+  const moment = new Date('2026-11-23T11:05:00Z');
+
+  test('the time of day in Europe/Moscow by default, whatever the server runs in', () => {
+    expect(ru.timeZone).toBe('Europe/Moscow');
+    expect(ru.time(moment)).toBe('14:05');
+    expect(en.time(moment)).toBe('14:05');
+    expect(createFormatter('en', 'UTC').time(moment)).toBe('11:05');
+    expect(createFormatter('ru', 'Asia/Yekaterinburg').time(moment)).toBe('16:05');
+  });
+
+  test('24-hour clock, midnight as 00', () => {
+    expect(en.time(new Date('2026-11-22T21:00:00Z'))).toBe('00:00');
+    expect(en.time(new Date('2026-11-23T20:59:00Z'))).toBe('23:59');
+  });
+
+  test('dateTime: the time alone on the same day in the zone, with the date on another', () => {
+    expect(ru.dateTime(moment, new Date('2026-11-23T20:59:00Z'))).toBe('14:05');
+    expect(ru.dateTime(moment, new Date('2026-11-23T21:00:00Z'))).toBe('23.11.2026 14:05');
+    expect(en.dateTime(moment, new Date('2026-11-24T09:00:00Z'))).toBe('23 Nov 2026, 14:05');
+    expect(ru.dateTime(new Date('2026-11-21T11:05:00Z'), moment)).toBe('21.11.2026 14:05');
+  });
+
+  test('the day is the day in the zone, not in UTC', () => {
+    const lateInMoscow = new Date('2026-11-23T22:30:00Z');
+    expect(ru.dateTime(lateInMoscow, new Date('2026-11-24T08:00:00Z'))).toBe('01:30');
+    expect(createFormatter('ru', 'UTC').dateTime(lateInMoscow, new Date('2026-11-24T08:00:00Z'))).toBe('23.11.2026 22:30');
+  });
+
+  test('an unknown time zone is refused when the formatter is made', () => {
+    expect(() => createFormatter('ru', 'Mars/Olympus')).toThrow(RangeError);
+  });
+});
+
+test('one formatter per locale and time zone', () => {
   expect(createFormatter('ru')).toBe(ru);
+  expect(createFormatter('ru', 'Europe/Moscow')).toBe(ru);
+  expect(createFormatter('ru', 'UTC')).not.toBe(ru);
   expect(createFormatter('en').locale).toBe('en');
 });

@@ -82,6 +82,72 @@ describe('locale files', () => {
   });
 });
 
+/** Every string of these keys (a trailing `*` takes a whole group), with its placeholders filled by `sample`. */
+const stringsOf = (locale: 'ru' | 'en', patterns: readonly string[]): Array<[string, string]> =>
+  flatten(catalogs[locale])
+    .filter(([key]) => patterns.some((pattern) => (pattern.endsWith('*') ? key.startsWith(pattern.slice(0, -1)) : key === pattern)))
+    .map(([key, text]) => [key, text.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLES[name] ?? 'x')]);
+
+/** Long but realistic values for placeholders. */
+const SAMPLES: Record<string, string> = {
+  code: '10012345',
+  sapId: '0007300100',
+  n: '100',
+  page: '99',
+  pages: '99',
+  count: '1234',
+  id: '1234567890123',
+  chatId: '-1001234567890123',
+  language: 'Русский',
+  size: '20',
+};
+
+const TAG_OR_ENTITY = /[<>&]/;
+
+describe.each(['ru', 'en'] as const)('%s strings for buttons, alerts and menus', (locale) => {
+  test('button labels: at most 30 characters, plain text', () => {
+    const labels = stringsOf(locale, ['buttons.*', 'lang.names.*', 'pager.*']);
+    expect(labels.map(([key]) => key)).toEqual(expect.arrayContaining(['buttons.back', 'buttons.refresh', 'lang.names.ru', 'pager.position']));
+    for (const [key, text] of labels) {
+      expect(text, key).not.toMatch(TAG_OR_ENTITY);
+      expect(text.length, key).toBeLessThanOrEqual(30);
+    }
+  });
+
+  test('alerts and toasts: at most 200 characters, plain text', () => {
+    const alerts = stringsOf(locale, ['errors.*', 'access.*', 'refresh.*', 'details.*', 'lang.set', 'lang.adminsOnly', 'pagesize.set']);
+    expect(alerts.map(([key]) => key)).toEqual(
+      expect.arrayContaining(['errors.staleButton', 'access.denied', 'refresh.updated', 'details.gone', 'lang.set', 'lang.adminsOnly', 'pagesize.set']),
+    );
+    for (const [key, text] of alerts) {
+      expect(text, key).not.toMatch(TAG_OR_ENTITY);
+      expect(text.length, key).toBeLessThanOrEqual(200);
+    }
+  });
+
+  test('command menu descriptions: 3 to 256 characters, plain text', () => {
+    const commands = stringsOf(locale, ['commands.*']);
+    expect(commands.map(([key]) => key).sort()).toEqual(
+      ['commands.help', 'commands.lang', 'commands.order', 'commands.pagesize', 'commands.settings', 'commands.spec', 'commands.start'],
+    );
+    for (const [key, text] of commands) {
+      expect(text, key).not.toMatch(TAG_OR_ENTITY);
+      expect(text.length, key).toBeGreaterThanOrEqual(3);
+      expect(text.length, key).toBeLessThanOrEqual(256);
+    }
+  });
+
+  test('inline titles and descriptions are plain text; the switch button at most 64 characters', () => {
+    for (const [key, text] of stringsOf(locale, ['inline.*'])) expect(text, key).not.toMatch(TAG_OR_ENTITY);
+    expect(createTranslator(locale)('inline.switchPm').length).toBeLessThanOrEqual(64);
+  });
+
+  test('language names are the same in both languages', () => {
+    const t = createTranslator(locale);
+    expect([t('lang.names.ru'), t('lang.names.en')]).toEqual(['Русский', 'English']);
+  });
+});
+
 describe('translator', () => {
   test('Russian plurals for 1, 2, 5, 11, 21', () => {
     const t = createTranslator('ru');

@@ -1,18 +1,31 @@
 import { z } from 'zod';
+import { LOCALES, type Locale } from '../i18n.ts';
 import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../portal/query.ts';
 
-// The one codec for inline-button data. ASCII only, ≤ 64 bytes, checked when packing:
-//   p:<limit>:<offset>:<ref>   a results page; <ref> is `@<store key>` or `<o|s><filter index>=<value>`
-//   n                          the page indicator, which does nothing
+// The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
+//   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
+//   r:<limit>:<offset>:<index>:<part>:<ref>    one record of a page  (rr: the same, refreshed)
+//   x:<ref>                                    a new lookup (a cross-link)
+//   l:<locale>  lg:<locale>  z:<page size>     settings: own language, the group's, page size
+//   n                                          the page indicator, which does nothing
+// <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
 
 export type QueryRef = { key: string } | { query: Query };
-export type CallbackAction = { type: 'page'; ref: QueryRef; limit: PageSize; offset: number } | { type: 'noop' };
+export type CallbackAction =
+  | { type: 'page'; ref: QueryRef; limit: PageSize; offset: number; refresh: boolean }
+  | { type: 'record'; ref: QueryRef; limit: PageSize; offset: number; index: number; part: number; refresh: boolean }
+  | { type: 'lookup'; ref: QueryRef }
+  | { type: 'language'; locale: Locale; scope: 'user' | 'chat' }
+  | { type: 'pageSize'; pageSize: PageSize }
+  | { type: 'noop' };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+/** The longest text before a <ref>: a refreshed record at the largest numbers the codec takes. */
+const LONGEST_PREFIX = 'rr:20:9999999:99:99:';
 
 const encodeRef = (ref: QueryRef): string => {
   if ('key' in ref) return `@${ref.key}`;
@@ -21,7 +34,7 @@ const encodeRef = (ref: QueryRef): string => {
   return `${resource === 'order' ? 'o' : 's'}${index}=${value}`;
 };
 
-const refSchema = z.string().transform((text, ctx): QueryRef => {
+const ref = z.string().transform((text, ctx): QueryRef => {
   const stored = /^@([\w-]{1,24})$/.exec(text);
   if (stored?.[1]) return { key: stored[1] };
   const inline = /^([os])(\d)=(.+)$/s.exec(text);
@@ -34,15 +47,45 @@ const refSchema = z.string().transform((text, ctx): QueryRef => {
   return { query: { resource, filter, value: inline[3] } as Query };
 });
 
-const pageSchema = z.tuple([
-  z.literal('p'),
-  z.coerce.number().pipe(z.union(PAGE_SIZES.map((size) => z.literal(size)))),
-  z.string().regex(/^\d{1,7}$/).transform(Number),
-  refSchema,
-]);
+const pageSize = z.coerce.number().pipe(z.union(PAGE_SIZES.map((size) => z.literal(size))));
+const whole = (digits: number) => z.string().regex(new RegExp(`^\\d{1,${digits}}$`)).transform(Number);
+const locale = z.enum(LOCALES);
+
+/** Each action's fields after its tag, in order; the last field may hold colons (a <ref>). */
+const LAYOUTS = {
+  p: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'page' as const, limit, offset, ref: r, refresh: false })),
+  pr: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'page' as const, limit, offset, ref: r, refresh: true })),
+  r: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), ref])
+    .transform(([limit, offset, index, part, r]) => ({ type: 'record' as const, limit, offset, index, part, ref: r, refresh: false })),
+  rr: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), ref])
+    .transform(([limit, offset, index, part, r]) => ({ type: 'record' as const, limit, offset, index, part, ref: r, refresh: true })),
+  x: z.tuple([ref]).transform(([r]) => ({ type: 'lookup' as const, ref: r })),
+  l: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'user' as const })),
+  lg: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'chat' as const })),
+  z: z.tuple([pageSize]).transform(([size]) => ({ type: 'pageSize' as const, pageSize: size })),
+} satisfies Record<string, z.ZodType<CallbackAction>>;
+
+const encode = (action: CallbackAction): string => {
+  switch (action.type) {
+    case 'page':
+      return `${action.refresh ? 'pr' : 'p'}:${action.limit}:${action.offset}:${encodeRef(action.ref)}`;
+    case 'record':
+      return `${action.refresh ? 'rr' : 'r'}:${action.limit}:${action.offset}:${action.index}:${action.part}:${encodeRef(action.ref)}`;
+    case 'lookup':
+      return `x:${encodeRef(action.ref)}`;
+    case 'language':
+      return `${action.scope === 'chat' ? 'lg' : 'l'}:${action.locale}`;
+    case 'pageSize':
+      return `z:${action.pageSize}`;
+    case 'noop':
+      return 'n';
+  }
+};
 
 export const packCallback = (action: CallbackAction): string => {
-  const data = action.type === 'noop' ? 'n' : `p:${action.limit}:${action.offset}:${encodeRef(action.ref)}`;
+  const data = encode(action);
   if (Buffer.byteLength(data, 'utf8') > CALLBACK_DATA_MAX_BYTES || !PRINTABLE_ASCII.test(data)) {
     throw new RangeError(`callback data must be printable ASCII of at most ${CALLBACK_DATA_MAX_BYTES} bytes: ${data}`);
   }
@@ -52,17 +95,18 @@ export const packCallback = (action: CallbackAction): string => {
 /** Whatever a client sends: a forged or outdated button decodes to undefined, never throws. */
 export const unpackCallback = (data: string | undefined): CallbackAction | undefined => {
   if (data === 'n') return { type: 'noop' };
-  if (!data?.startsWith('p:')) return undefined;
-  const parts = data.split(':');
-  const parsed = pageSchema.safeParse([parts[0], parts[1], parts[2], parts.slice(3).join(':')]);
-  if (!parsed.success) return undefined;
-  const [, limit, offset, ref] = parsed.data;
-  return { type: 'page', limit: limit as PageSize, offset, ref };
+  const [tag = '', ...rest] = (data ?? '').split(':');
+  if (!Object.hasOwn(LAYOUTS, tag)) return undefined;
+  const layout = LAYOUTS[tag as keyof typeof LAYOUTS];
+  // The fields before the last are single; the last takes the rest, colons and all.
+  const arity = layout.in.def.items.length;
+  const fields = [...rest.slice(0, arity - 1), rest.slice(arity - 1).join(':')];
+  if (rest.length < arity) return undefined;
+  const parsed = layout.safeParse(fields);
+  return parsed.success ? parsed.data : undefined;
 };
 
-/** The query inside the button when it fits there as ASCII, else a reference to the store. */
-export const canInline = (query: Query): boolean => {
-  if (!PRINTABLE_ASCII.test(query.value)) return false;
-  const worst = `p:20:9999999:${encodeRef({ query })}`;
-  return Buffer.byteLength(worst, 'utf8') <= CALLBACK_DATA_MAX_BYTES;
-};
+/** The query fits inside any button that refers to it, as ASCII; else it goes to the store. */
+export const canInline = (query: Query): boolean =>
+  PRINTABLE_ASCII.test(query.value) &&
+  Buffer.byteLength(`${LONGEST_PREFIX}${encodeRef({ query })}`, 'utf8') <= CALLBACK_DATA_MAX_BYTES;

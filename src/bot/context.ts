@@ -9,6 +9,8 @@ export interface BotContext extends Context {
   t: Translate;
   fmt: Formatter;
   pageSize: PageSize;
+  /** Speaks `locale` from now on in this update (after the user changed it). */
+  useLocale(locale: Locale): void;
   /** Answers the callback query of this update at most once; true when this call answered it. */
   answerOnce(text?: string, showAlert?: boolean): Promise<boolean>;
 }

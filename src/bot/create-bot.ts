@@ -2,34 +2,43 @@ import { Telegraf } from 'telegraf';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { PortalClient } from '../portal/client.ts';
+import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
 import { createFallbackFeature } from './features/fallback.ts';
+import { createInlineFeature } from './features/inline.ts';
 import { createLookupFeature } from './features/lookup.ts';
+import { createRecordFeature } from './features/record.ts';
+import { createSettingsFeature } from './features/settings.ts';
 import { createStartFeature } from './features/start.ts';
+import { createLookups } from './lookups.ts';
 import { accessMiddleware } from './middleware/access.ts';
 import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
-import type { QueryStore } from './query-store.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone'>;
   portal: PortalClient;
-  queries: QueryStore;
+  store: Pick<Store, 'queries' | 'settings'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
+  now?: () => Date;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, queries, logger, demo }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot } });
+  const lookups = createLookups({ portal, queries: store.queries });
 
-  bot.use(contextMiddleware({ defaultLanguage: config.defaultLanguage, pageSize: config.pageSize }));
+  bot.use(contextMiddleware({ ...config, settings: store.settings }));
   bot.use(errorBoundary(logger));
   bot.use(accessMiddleware(config.access));
   bot.use(createStartFeature({ demo }));
-  bot.use(createLookupFeature({ portal, queries }));
+  bot.use(createSettingsFeature({ settings: store.settings }));
+  bot.use(createLookupFeature({ lookups, now }));
+  bot.use(createRecordFeature({ lookups, now }));
+  bot.use(createInlineFeature({ lookups, access: config.access }));
   bot.use(createFallbackFeature());
 
   // Reached only if the boundary itself failed: log, and let the other updates go on.

@@ -71,3 +71,21 @@ export const parseLookupArgs = (resource: Resource, payload: string): LookupArgs
   }
   return { ok: true, query: { resource, filter, value } as Query };
 };
+
+const INLINE_RESOURCES: Record<string, Resource> = {
+  order: 'order',
+  заказ: 'order',
+  spec: 'specification',
+  спец: 'specification',
+  спецификация: 'specification',
+};
+
+/**
+ * What follows `@bot` in inline mode: `0007300100`, `material труба 530` (orders, as `/order`
+ * takes them) or `spec ДП-77/2026` (as `/spec` takes them).
+ */
+export const parseInlineQuery = (text: string): LookupArgs => {
+  const [first = '', ...rest] = text.trim().split(/\s+/);
+  const resource = INLINE_RESOURCES[first.toLowerCase()];
+  return resource ? parseLookupArgs(resource, rest.join(' ')) : parseLookupArgs('order', text);
+};

@@ -1,4 +1,6 @@
 import type { BotContext } from './context.ts';
+import { isNotModified } from './telegram-errors.ts';
+import type { View } from './views/view.ts';
 
 /**
  * How every answer is sent: HTML, no link previews, and in a group as a reply to the command
@@ -14,4 +16,21 @@ export const replyOptions = (ctx: BotContext) => {
       ? { reply_parameters: { message_id: message.message_id, allow_sending_without_reply: true } }
       : {}),
   };
+};
+
+export const replyView = (ctx: BotContext, view: View) =>
+  ctx.reply(view.text, { ...replyOptions(ctx), reply_markup: { inline_keyboard: view.keyboard } });
+
+/** Shows a view in the message whose button was pressed; the same content again is no change. */
+export const editView = async (ctx: BotContext, view: View): Promise<void> => {
+  try {
+    await ctx.editMessageText(view.text, {
+      parse_mode: 'HTML',
+      link_preview_options: { is_disabled: true },
+      reply_markup: { inline_keyboard: view.keyboard },
+    });
+  } catch (error) {
+    // A double tap asks for what is already shown: nothing to change, nothing to say.
+    if (!isNotModified(error)) throw error;
+  }
 };

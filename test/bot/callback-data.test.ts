@@ -7,6 +7,7 @@ describe('callback data codec', () => {
       type: 'page',
       limit: 5,
       offset: 15,
+      refresh: false,
       ref: { query: { resource: 'order', filter: 'POSITION[MATERIAL_SAP_ID]', value: '000000000010012345' } },
     } as const;
     const data = packCallback(action);
@@ -15,14 +16,27 @@ describe('callback data codec', () => {
   });
 
   it('packs and unpacks a page with a stored query, and the page indicator', () => {
-    const action = { type: 'page', limit: 20, offset: 0, ref: { key: 'AbC_-123' } } as const;
+    const action = { type: 'page', limit: 20, offset: 0, ref: { key: 'AbC_-123' }, refresh: false } as const;
     expect(packCallback(action)).toBe('p:20:0:@AbC_-123');
     expect(unpackCallback('p:20:0:@AbC_-123')).toEqual(action);
     expect(unpackCallback(packCallback({ type: 'noop' }))).toEqual({ type: 'noop' });
   });
 
+  it.each([
+    [{ type: 'page', limit: 10, offset: 30, ref: { key: 'k1' }, refresh: true }, 'pr:10:30:@k1'],
+    [{ type: 'record', limit: 5, offset: 10, index: 3, part: 2, ref: { key: 'k1' }, refresh: false }, 'r:5:10:3:2:@k1'],
+    [{ type: 'record', limit: 20, offset: 0, index: 19, part: 0, ref: { query: { resource: 'specification', filter: 'SPECIFICATION_NUMBER', value: '12' } }, refresh: true }, 'rr:20:0:19:0:s1=12'],
+    [{ type: 'lookup', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'x:o0=0007300100'],
+    [{ type: 'language', locale: 'en', scope: 'user' }, 'l:en'],
+    [{ type: 'language', locale: 'ru', scope: 'chat' }, 'lg:ru'],
+    [{ type: 'pageSize', pageSize: 20 }, 'z:20'],
+  ] as const)('round-trips %j', (action, data) => {
+    expect(packCallback(action)).toBe(data);
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
   it('keeps a value with colons whole', () => {
-    const data = packCallback({ type: 'page', limit: 10, offset: 10, ref: { query: { resource: 'specification', filter: 'STATUS', value: 'a:b' } } });
+    const data = packCallback({ type: 'page', limit: 10, offset: 10, refresh: false, ref: { query: { resource: 'specification', filter: 'STATUS', value: 'a:b' } } });
     expect(unpackCallback(data)).toMatchObject({ ref: { query: { value: 'a:b', filter: 'STATUS', resource: 'specification' } } });
   });
 
@@ -34,7 +48,7 @@ describe('callback data codec', () => {
 
   it('refuses to pack what Telegram would reject', () => {
     expect(() =>
-      packCallback({ type: 'page', limit: 5, offset: 0, ref: { query: { resource: 'order', filter: 'SAP_ID', value: 'ж'.repeat(40) } } }),
+      packCallback({ type: 'page', limit: 5, offset: 0, refresh: false, ref: { query: { resource: 'order', filter: 'SAP_ID', value: 'ж'.repeat(40) } } }),
     ).toThrow(RangeError);
   });
 
@@ -52,6 +66,14 @@ describe('callback data codec', () => {
     'p:5:0:@bad key',
     'p:5:99999999:o0=1',
     'drop table',
+    'r:5:0:1:@k',
+    'r:5:0:100:0:@k',
+    'x:',
+    'l:de',
+    'z:7',
+    'lg:',
+    'constructor:1',
+    '__proto__:1',
     '{"json":true}',
   ])('decodes forged data %j to nothing', (data) => {
     expect(unpackCallback(data)).toBeUndefined();

@@ -18,8 +18,9 @@ describe('lookups in a private chat', () => {
       [
         'Заказы 1–1 из 1',
         'Поиск: номер SAP «0007300100»',
+        'обновлено 14:05',
         '',
-        'Заказ № 0007300100 от 18.11.2025',
+        '1. Заказ № 0007300100 от 18.11.2025',
         'Номер CRM: CRM-2025-004290',
         'Статус: Производство',
         'Сумма: 9 624 307,00 RUB',
@@ -31,7 +32,7 @@ describe('lookups in a private chat', () => {
       ].join('\n'),
     );
     expect(reply.reply_to_message_id).toBeUndefined();
-    expect(reply.buttons).toEqual([]);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '🔄 Обновить']);
     expect(h.portal.requests.at(-1)).toBe('/api/lk/order?SAP_ID=0007300100&limit=5&offset=0');
   });
 
@@ -56,7 +57,7 @@ describe('lookups in a private chat', () => {
     expect(reply.text).toContain('бессрочно');
     expect(reply.text).toContain('не запланировано');
     expect(reply.text).toContain('ООО «СпецСтрой & Ко»');
-    expect(reply.buttons.map((button) => button.text)).toEqual(['1/2', '▶']);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '1/2', '▶', '🔄 Обновить']);
   });
 
   it('says nothing was found, echoing the filter', async () => {

@@ -446,13 +446,19 @@ describe('chats, actions, inline answers', () => {
     await expectError(call('sendMessage', { chat_id: group.id, text: 'x' }), 403, 'Forbidden: bot is not a member of the supergroup chat');
   });
 
-  it('validates inline query answers', async () => {
+  it('validates inline query answers (more in bot-api-inline.test.ts)', async () => {
     const result = (id: string) => ({ type: 'article', id, title: id, input_message_content: { message_text: id } });
     const fifty = Array.from({ length: 50 }, (_, i) => result(`r${i}`));
-    expect((await call('answerInlineQuery', { inline_query_id: 'q1', results: fifty })).body.ok).toBe(true);
+    const query = () => api.sendInlineQuery({ from: user, query: 'q' });
+    const q1 = query();
+    expect((await call('answerInlineQuery', { inline_query_id: q1, results: fifty })).body.ok).toBe(true);
     expect(api.inlineAnswers[0]?.results).toHaveLength(50);
-    await expectError(call('answerInlineQuery', { inline_query_id: 'q2', results: [...fifty, result('r50')] }), 400, 'Bad Request: RESULTS_TOO_MUCH');
-    await expectError(call('answerInlineQuery', { inline_query_id: 'q3', results: [result('a'), result('a')] }), 400, 'Bad Request: RESULT_ID_DUPLICATE');
+    expect(api.inlineAnswer(q1)?.results).toHaveLength(50);
+    const tooMany = 'Bad Request: too many inline query results specified';
+    await expectError(call('answerInlineQuery', { inline_query_id: query(), results: [...fifty, result('r50')] }), 400, tooMany);
+    await expectError(call('answerInlineQuery', { inline_query_id: query(), results: [result('a'), result('a')] }), 400, 'Bad Request: RESULT_ID_DUPLICATE');
+    const tooOld = 'Bad Request: query is too old and response timeout expired or query ID is invalid';
+    await expectError(call('answerInlineQuery', { inline_query_id: 'q1', results: [] }), 400, tooOld);
   });
 });
 

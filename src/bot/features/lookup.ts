@@ -1,41 +1,23 @@
 import { Composer } from 'telegraf';
-import { fetchResults, type PortalClient, type Results } from '../../portal/client.ts';
-import type { Query, Resource } from '../../portal/query.ts';
-import { canInline, type QueryRef } from '../callback-data.ts';
+import type { Resource } from '../../portal/query.ts';
 import type { BotContext } from '../context.ts';
 import { parseLookupArgs } from '../lookup-args.ts';
+import type { Lookups } from '../lookups.ts';
 import { onCallback } from '../on-callback.ts';
-import { lastPageOffset } from '../paging.ts';
-import type { QueryStore } from '../query-store.ts';
-import { replyOptions } from '../reply.ts';
-import { isNotModified } from '../telegram-errors.ts';
+import { editView, replyOptions, replyView } from '../reply.ts';
 import { renderLookup } from '../views/lookup.ts';
 import { renderUsage } from '../views/notices.ts';
 
-export type LookupDeps = { portal: PortalClient; queries: QueryStore };
-
-/** `/order …` and `/spec …`, and the ◀ ▶ buttons under their results. */
-export const createLookupFeature = ({ portal, queries }: LookupDeps) => {
+/** `/order …` and `/spec …`, the ◀ ▶ and Refresh buttons under their results, and cross-links. */
+export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: () => Date }) => {
   const feature = new Composer<BotContext>();
-
-  const refFor = (query: Query): QueryRef => (canInline(query) ? { query } : { key: queries.save(query) });
-  const resolve = (ref: QueryRef): Query | undefined => ('query' in ref ? ref.query : queries.load(ref.key));
-
-  /** A page of results; a page past the end (the data moved) falls back to the last one. */
-  const fetchPage = async (query: Query, limit: BotContext['pageSize'], offset: number): Promise<Results> => {
-    const results = await fetchResults(portal, query, { limit, offset });
-    const last = lastPageOffset(results.page.total, limit);
-    if (results.page.items.length === 0 && offset > last) return fetchResults(portal, query, { limit, offset: last });
-    return results;
-  };
 
   const lookup = (resource: Resource) => async (ctx: BotContext & { payload: string }) => {
     const args = parseLookupArgs(resource, ctx.payload);
     if (!args.ok) return ctx.reply(renderUsage(resource, args, ctx.t), replyOptions(ctx));
     await ctx.sendChatAction('typing').catch(() => undefined);
-    const results = await fetchPage(args.query, ctx.pageSize, 0);
-    const view = renderLookup(results, refFor(args.query), ctx.t, ctx.fmt);
-    return ctx.reply(view.text, { ...replyOptions(ctx), reply_markup: { inline_keyboard: view.keyboard } });
+    const results = await lookups.fetchPage(args.query, ctx.pageSize, 0);
+    return replyView(ctx, renderLookup(results, lookups.refFor(args.query), ctx.t, ctx.fmt, now()));
   };
 
   feature.command('order', lookup('order'));
@@ -43,24 +25,25 @@ export const createLookupFeature = ({ portal, queries }: LookupDeps) => {
 
   feature.use(
     onCallback('page', async (ctx, action) => {
-      const query = resolve(action.ref);
+      const query = lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce();
-      const results = await fetchPage(query, action.limit, action.offset);
-      const view = renderLookup(results, action.ref, ctx.t, ctx.fmt);
-      try {
-        await ctx.editMessageText(view.text, {
-          parse_mode: 'HTML',
-          link_preview_options: { is_disabled: true },
-          reply_markup: { inline_keyboard: view.keyboard },
-        });
-      } catch (error) {
-        // A double tap asks for the page already shown: nothing to change, nothing to say.
-        if (!isNotModified(error)) throw error;
-      }
+      const results = await lookups.fetchPage(query, action.limit, action.offset);
+      await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
   );
-  feature.use(onCallback('noop', (ctx) => ctx.answerOnce()));
 
+  // A cross-link runs its lookup as a new message, so the record it came from stays.
+  feature.use(
+    onCallback('lookup', async (ctx, action) => {
+      const query = lookups.resolve(action.ref);
+      if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
+      await ctx.answerOnce();
+      const results = await lookups.fetchPage(query, ctx.pageSize, 0);
+      await replyView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
+    }),
+  );
+
+  feature.use(onCallback('noop', (ctx) => ctx.answerOnce()));
   return feature;
 };

@@ -1,25 +1,33 @@
 import type { MiddlewareFn } from 'telegraf';
-import { createFormatter } from '../../format.ts';
+import { createFormatter, type Formatter } from '../../format.ts';
 import { createTranslator, LOCALES, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
 import type { PageSize } from '../../portal/query.ts';
+import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { isQueryTooOld } from '../telegram-errors.ts';
 
-export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize };
+export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore };
 
-/** Decides the locale once per update and gives handlers what they need to speak it. */
+const perLocale = <T>(make: (locale: Locale) => T) =>
+  Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
+
+/**
+ * Decides once per update how to speak: a group's language set by its admins, else the user's
+ * own choice, else Telegram's language_code, else DEFAULT_LANGUAGE; and the user's page size.
+ */
 export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotContext> => {
-  const translators = Object.fromEntries(LOCALES.map((locale) => [locale, createTranslator(locale)])) as Record<Locale, Translate>;
-  const formatters = Object.fromEntries(LOCALES.map((locale) => [locale, createFormatter(locale)])) as Record<
-    Locale,
-    ReturnType<typeof createFormatter>
-  >;
+  const translators = perLocale<Translate>(createTranslator);
+  const formatters = perLocale<Formatter>((locale) => createFormatter(locale, options.timeZone));
   return async (ctx, next) => {
-    const locale = resolveLocale(ctx.from?.language_code, options.defaultLanguage);
-    ctx.locale = locale;
-    ctx.t = translators[locale];
-    ctx.fmt = formatters[locale];
-    ctx.pageSize = options.pageSize;
+    const own = ctx.from ? options.settings.user(ctx.from.id) : {};
+    const group = ctx.chat && ctx.chat.type !== 'private' ? options.settings.chatLocale(ctx.chat.id) : undefined;
+    ctx.useLocale = (locale) => {
+      ctx.locale = locale;
+      ctx.t = translators[locale];
+      ctx.fmt = formatters[locale];
+    };
+    ctx.useLocale(group ?? own.locale ?? resolveLocale(ctx.from?.language_code, options.defaultLanguage));
+    ctx.pageSize = own.pageSize ?? options.pageSize;
     let answered = false;
     ctx.answerOnce = async (text, showAlert = false) => {
       if (answered || !ctx.callbackQuery) return false;

@@ -4,6 +4,7 @@ import { PortalError } from '../../portal/errors.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
 import { isUnreachableChat } from '../telegram-errors.ts';
+import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
 
 /**
@@ -20,6 +21,11 @@ export const errorBoundary = (logger: Logger): MiddlewareFn<BotContext> => async
     if (isUnreachableChat(error) || !ctx.t) return;
     const text = renderError(error, ctx.t);
     try {
+      if (ctx.inlineQuery) {
+        // Not cached: the next keystroke should ask the portal again.
+        await ctx.answerInlineQuery([renderInlineNoticeResult('failed', ctx.t)], { cache_time: 0, is_personal: true });
+        return;
+      }
       // An unanswered button press gets an alert; one already answered gets a message instead.
       if (ctx.callbackQuery && (await ctx.answerOnce(text, true))) return;
       if (ctx.chat) await ctx.reply(text, replyOptions(ctx));

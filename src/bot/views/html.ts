@@ -27,9 +27,12 @@ const decodeEntity = (whole: string, body: string): string => {
   return NAMED_ENTITIES[body] ?? whole;
 };
 
+/** The text Telegram shows for this HTML: tags removed, entities decoded. */
+export const toPlainText = (html: string): string =>
+  html.replace(/<[^>]*>/g, '').replace(/&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, decodeEntity);
+
 /** The length Telegram counts (UTF-16 code units) of the text it shows for this HTML. */
-export const visibleLength = (html: string): number =>
-  html.replace(/<[^>]*>/g, '').replace(/&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, decodeEntity).length;
+export const visibleLength = (html: string): number => toPlainText(html).length;
 
 /**
  * Shortens plain text to at most `max` characters (code points, so no emoji is split),

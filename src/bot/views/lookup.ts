@@ -2,18 +2,35 @@ import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
-import type { QueryRef } from '../callback-data.ts';
+import { packCallback, type QueryRef } from '../callback-data.ts';
 import { renderPager } from './pager.ts';
 import { renderNothingFound, renderResultsText } from './results.ts';
+import type { View } from './view.ts';
 
-export type View = { text: string; keyboard: InlineKeyboardButton[][] };
+const OPEN_BUTTONS_PER_ROW = 5;
 
-/** A results message: the page's cards and the pager, or "nothing found" with the filter. */
-export const renderLookup = ({ query, page, paging }: Results, ref: QueryRef, t: Translate, fmt: Formatter): View => {
+/**
+ * A results message: the page's cards; a numbered button per card that opens it; the pager; and
+ * Refresh. Or "nothing found" with the filter.
+ */
+export const renderLookup = (
+  { query, page, paging }: Results,
+  ref: QueryRef,
+  t: Translate,
+  fmt: Formatter,
+  fetchedAt?: Date,
+): View => {
   if (page.items.length === 0) return { text: renderNothingFound(query, t, fmt), keyboard: [] };
   const window = { offset: paging.offset, limit: paging.limit, total: Math.max(page.total, paging.offset + page.items.length) };
+  const open: InlineKeyboardButton[] = page.items.map((_, index) => ({
+    text: t('buttons.openRecord', { n: paging.offset + index + 1 }),
+    callback_data: packCallback({ type: 'record', ref, limit: paging.limit, offset: paging.offset, index, part: 0, refresh: false }),
+  }));
+  const rows: InlineKeyboardButton[][] = [];
+  for (let start = 0; start < open.length; start += OPEN_BUTTONS_PER_ROW) rows.push(open.slice(start, start + OPEN_BUTTONS_PER_ROW));
+  const refresh = { text: t('buttons.refresh'), callback_data: packCallback({ type: 'page', ref, ...paging, refresh: true }) };
   return {
-    text: renderResultsText({ query, items: page.items, ...window }, t, fmt),
-    keyboard: renderPager(window, ref, t),
+    text: renderResultsText({ query, items: page.items, ...window, ...(fetchedAt ? { fetchedAt } : {}) }, t, fmt),
+    keyboard: [...rows, ...renderPager(window, ref, t), [refresh]],
   };
 };

@@ -1,9 +1,11 @@
 import type { Chat } from 'telegraf/types';
 import type { Translate } from '../../i18n.ts';
 import { PortalHttpError, PortalNetworkError, PortalRejectedError, PortalSchemaError, PortalTimeoutError } from '../../portal/errors.ts';
-import type { Resource } from '../../portal/query.ts';
+import type { PageSize, Resource } from '../../portal/query.ts';
+import { packCallback, type QueryRef } from '../callback-data.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { escapeHtml } from './html.ts';
+import type { View } from './view.ts';
 
 // Short texts that are not records: refusals, usage, errors, the welcome. Plain enough to also
 // serve as a callback-query alert (no tags there).
@@ -37,3 +39,12 @@ export const renderWelcome = (demo: boolean, t: Translate): string =>
   [t('start.greeting'), demo ? t('start.demo') : undefined, t('help.text')].filter(Boolean).join('\n\n');
 
 export const renderHelp = (t: Translate): string => t('help.text');
+
+/** The record a button pointed at is no longer at its place in the results (the data moved). */
+export const renderRecordGone = (
+  place: { ref: QueryRef; limit: PageSize; offset: number },
+  t: Translate,
+): View => ({
+  text: t('details.gone'),
+  keyboard: [[{ text: t('buttons.back'), callback_data: packCallback({ type: 'page', ref: place.ref, limit: place.limit, offset: place.offset, refresh: false }) }]],
+});

@@ -12,7 +12,8 @@ export const orderCurrency = (positions: readonly OrderPosition[]): string | nul
   return codes.size === 1 && only !== undefined && only !== '' ? only : null;
 };
 
-const sumLine = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): string | null => {
+/** «Сумма: 1 234,00 RUB»; null without a total. */
+export const orderSumLine = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): string | null => {
   if (order.POSITION_SUM === null) return null;
   const currency = orderCurrency(order.POSITION);
   const amount = fmt.money(order.POSITION_SUM);
@@ -38,25 +39,29 @@ const positionLine = (position: OrderPosition, t: Translate, fmt: Formatter, opt
     : say(t, 'card.positionWithValue', { name, value: clip(fmt.quantity(position.QUANTITY, position.MEASURE), options) });
 };
 
+/** «<b>Заказ № 0007300100</b> от 15.03.2026». */
+export const orderTitleLine = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): string => {
+  const sapId = clip(order.SAP_ID, options) || EMPTY_VALUE;
+  return order.DATE_ORDER === null
+    ? say(t, 'order.title', { sapId })
+    : say(t, 'order.titleDated', { sapId, date: clip(fmt.date(order.DATE_ORDER), options) });
+};
+
 export const renderOrderCard = (
   order: Order,
   t: Translate,
   fmt: Formatter,
   options: CardOptions = DEFAULT_CARD_OPTIONS,
 ): string => {
-  const sapId = clip(order.SAP_ID, options) || EMPTY_VALUE;
   const status = clip(order.STATUS_TEXT.trim() || order.STATUS, options);
-  const title =
-    order.DATE_ORDER === null
-      ? say(t, 'order.title', { sapId })
-      : say(t, 'order.titleDated', { sapId, date: clip(fmt.date(order.DATE_ORDER), options) });
+  const title = orderTitleLine(order, t, fmt, options);
   const crm = order.CRM_ID.trim() === '' ? null : say(t, 'order.crm', { value: clip(order.CRM_ID, options) });
   const prepayment = order.PREPAYMENT === null ? null : say(t, 'card.prepayment', { value: fmt.money(order.PREPAYMENT) });
   return joinLines([
     title,
     options.brief ? null : crm,
     status === '' ? null : say(t, 'order.status', { value: status }),
-    sumLine(order, t, fmt, options),
+    orderSumLine(order, t, fmt, options),
     options.brief ? null : prepayment,
     options.brief ? null : volumeLine(order, t, fmt),
     ...positionLines(t, 'order.positions', order.POSITION, (position) => positionLine(position, t, fmt, options), options),

@@ -7,7 +7,7 @@ import { pageNavigation, type PageWindow } from '../paging.ts';
 export const renderPager = (window: PageWindow, ref: QueryRef, t: Translate): InlineKeyboardButton[][] => {
   const nav = pageNavigation(window);
   if (nav.pages <= 1 && nav.prev === undefined) return [];
-  const to = (offset: number) => packCallback({ type: 'page', ref, limit: window.limit, offset });
+  const to = (offset: number) => packCallback({ type: 'page', ref, limit: window.limit, offset, refresh: false });
   const row: InlineKeyboardButton[] = [];
   if (nav.prev !== undefined) row.push({ text: t('pager.prev'), callback_data: to(nav.prev) });
   row.push({ text: t('pager.position', { page: nav.page, pages: nav.pages }), callback_data: packCallback({ type: 'noop' }) });

@@ -5,6 +5,7 @@ import type { Order, Specification } from '../../portal/schemas.ts';
 import { joinLines } from './card-parts.ts';
 import type { CardOptions } from './card-parts.ts';
 import { describeQuery } from './describe-query.ts';
+import { renderFetchedAt } from './fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './html.ts';
 import { renderOrderCard } from './order-card.ts';
 import { renderSpecCard } from './spec-card.ts';
@@ -16,6 +17,10 @@ export type ResultsText = {
   total: number;
   offset: number;
   limit: number;
+  /** When the page was fetched: shown in the header as «обновлено 14:05». */
+  fetchedAt?: Date;
+  /** The moment the text is for (default: fetchedAt); the date is shown when fetchedAt is on another day. */
+  now?: Date;
 };
 
 /**
@@ -42,7 +47,7 @@ const renderCard = (resource: Resource, record: Order | Specification, t: Transl
     ? renderOrderCard(record as Order, t, fmt, options)
     : renderSpecCard(record as Specification, t, fmt, options);
 
-const renderHeader = ({ query, items, total, offset }: ResultsText, t: Translate, fmt: Formatter): string => {
+const renderHeader = ({ query, items, total, offset, fetchedAt, now }: ResultsText, t: Translate, fmt: Formatter): string => {
   const to = offset + items.length;
   const range = {
     from: fmt.pieces(offset + 1),
@@ -52,6 +57,7 @@ const renderHeader = ({ query, items, total, offset }: ResultsText, t: Translate
   return joinLines([
     t(query.resource === 'order' ? 'results.orders' : 'results.specifications', range),
     t('results.filter', { query: describeQuery(query, t, fmt) }),
+    renderFetchedAt(t, fmt, fetchedAt, now),
   ]);
 };
 
@@ -64,7 +70,8 @@ export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatte
     t(page.query.resource === 'order' ? 'results.ordersNotShown' : 'results.specificationsNotShown', { count });
   let cards: string[] = [];
   for (const options of DEGRADE_STEPS) {
-    cards = page.items.map((record) => renderCard(page.query.resource, record, t, fmt, options));
+    // Numbered as the buttons that open them are.
+    cards = page.items.map((record, index) => `<b>${page.offset + index + 1}.</b> ${renderCard(page.query.resource, record, t, fmt, options)}`);
     const text = [header, ...cards].join(BLANK_LINE);
     if (fits(text)) return text;
   }

@@ -75,6 +75,45 @@ const positionLine = (position: SpecificationPosition, parts: Parts): string => 
   });
 };
 
+/** The title and the key fields as lines (HTML), each null when its field is empty. */
+export type SpecFields = {
+  title: string;
+  contract: string | null;
+  sapId: string | null;
+  status: string | null;
+  validity: string | null;
+  plannedWeight: string | null;
+  prepayment: string | null;
+};
+
+export const specFields = (spec: Specification, t: Translate, fmt: Formatter, options: CardOptions): SpecFields => {
+  const parts: Parts = { t, fmt, options };
+  return {
+    title: titleLine(spec, parts),
+    contract: contractLine(spec, parts),
+    sapId: spec.SAP_ID.trim() === '' ? null : say(t, 'spec.sapId', { value: clip(spec.SAP_ID, options) }),
+    status: statusLine(spec, parts),
+    validity: validityLine(spec, parts),
+    plannedWeight:
+      spec.PLANNED_WEIGHT_TONN === null ? null : say(t, 'spec.plannedWeight', { value: fmt.quantity(spec.PLANNED_WEIGHT_TONN, 'TNE') }),
+    prepayment: spec.PREPAYMENT === null ? null : say(t, 'card.prepayment', { value: fmt.money(spec.PREPAYMENT) }),
+  };
+};
+
+/** The key fields in the order cards and details show them. */
+export const specHeadLines = (fields: SpecFields): Array<string | null> => [
+  fields.contract,
+  fields.sapId,
+  fields.status,
+  fields.validity,
+  fields.plannedWeight,
+  fields.prepayment,
+];
+
+/** «№ 123 от 01.02.2026» (HTML) for a document with a number or a date. */
+export const renderDocument = (document: Document, t: Translate, fmt: Formatter, options: CardOptions): string =>
+  documentText(document, { t, fmt, options });
+
 export const renderSpecCard = (
   spec: Specification,
   t: Translate,
@@ -82,19 +121,12 @@ export const renderSpecCard = (
   options: CardOptions = DEFAULT_CARD_OPTIONS,
 ): string => {
   const parts: Parts = { t, fmt, options };
-  const full = (line: string | null) => (options.brief ? null : line);
+  const fields = specFields(spec, t, fmt, options);
+  // A brief card keeps the contract, the status and the validity.
+  const head = options.brief ? [fields.contract, fields.status, fields.validity] : specHeadLines(fields);
   return joinLines([
-    titleLine(spec, parts),
-    contractLine(spec, parts),
-    full(spec.SAP_ID.trim() === '' ? null : say(t, 'spec.sapId', { value: clip(spec.SAP_ID, options) })),
-    statusLine(spec, parts),
-    validityLine(spec, parts),
-    full(
-      spec.PLANNED_WEIGHT_TONN === null
-        ? null
-        : say(t, 'spec.plannedWeight', { value: fmt.quantity(spec.PLANNED_WEIGHT_TONN, 'TNE') }),
-    ),
-    full(spec.PREPAYMENT === null ? null : say(t, 'card.prepayment', { value: fmt.money(spec.PREPAYMENT) })),
+    fields.title,
+    ...head,
     ...(options.brief ? [] : listLines(spec, parts)),
     ...positionLines(t, 'spec.positions', spec.POSITION, (position) => positionLine(position, parts), options),
   ]);

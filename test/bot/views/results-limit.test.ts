@@ -31,7 +31,7 @@ const sendable = (html: string) => formatMessageText({ text: html, parseMode: 'H
 
 describe('the whole text stays within 4096 characters', () => {
   const range = (count: number) => Array.from({ length: count }, (_, index) => index);
-  const titles = (text: string, word: string) => text.split('\n').filter((line) => line.startsWith(`<b>${word}`)).length;
+  const titles = (text: string, word: string) => text.split('\n').filter((line) => /^<b>\d+\.<\/b> /.test(line) && line.includes(`<b>${word}`)).length;
 
   describe.each([
     ['ru', ru, 'Заказ №', 'Спецификация №', 'не поместил'],

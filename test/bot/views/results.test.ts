@@ -35,14 +35,14 @@ describe('results message', () => {
         '<b>Заказы 1–2 из 23</b>',
         'Поиск: номер SAP «0007300100»',
         '',
-        '<b>Заказ № 0007300100</b> от 15.03.2026',
+        '<b>1.</b> <b>Заказ № 0007300100</b> от 15.03.2026',
         'Номер CRM: CRM-2026-004512',
         'Статус: Производство',
         'Сумма: 1\u00a0234\u00a0567,89',
         'Предоплата: 500\u00a0000,00',
         'Количество: 12,345\u00a0т · 120,5\u00a0м · 10\u00a0шт',
         '',
-        '<b>Заказ № 0007300101</b> от 15.03.2026',
+        '<b>2.</b> <b>Заказ № 0007300101</b> от 15.03.2026',
         'Статус: Производство',
         'Сумма: 1\u00a0234\u00a0567,89',
         'Количество: 12,345\u00a0т · 120,5\u00a0м · 10\u00a0шт',
@@ -53,8 +53,8 @@ describe('results message', () => {
   test('English header for specifications on a later page', () => {
     const specs = [makeSpecification(), makeSpecification({ SPECIFICATION_NUMBER: '13' })];
     const text = renderResultsText(page(specQuery, specs, 22, 20), en.t, en.fmt);
-    expect(text).toMatch(/^<b>Specifications 21–22 of 22<\/b>\nSearch: contract no\. “ДП-77\/2026”\n\n<b>Specification No\. 12<\/b>\n/);
-    expect(text).toContain('\n\n<b>Specification No. 13</b>\n');
+    expect(text).toMatch(/^<b>Specifications 21–22 of 22<\/b>\nSearch: contract no\. “ДП-77\/2026”\n\n<b>21\.<\/b> <b>Specification No\. 12<\/b>\n/);
+    expect(text).toContain('\n\n<b>22.</b> <b>Specification No. 13</b>\n');
     expect(renderResultsText(page(specQuery, specs, 1234, 20), ru.t, ru.fmt)).toMatch(
       /^<b>Спецификации 21–22 из 1\u00a0234<\/b>\nПоиск: номер договора «ДП-77\/2026»\n\n/,
     );
@@ -138,5 +138,35 @@ describe('describeQuery', () => {
 
   test('a very long value is shortened', () => {
     expect(describeQuery({ ...orderQuery, value: 'x'.repeat(500) }, en.t)).toBe(`SAP no. “${'x'.repeat(99)}…”`);
+  });
+});
+
+describe('when the page was fetched', () => {
+  const fetchedAt = new Date('2026-11-23T11:05:00Z');
+  const withTime = (extra: { fetchedAt?: Date; now?: Date }) => ({ ...page(orderQuery, [makeOrder({ POSITION: null })]), ...extra });
+
+  test('the time of day in Moscow under the filter, when fetched today', () => {
+    expect(renderResultsText(withTime({ fetchedAt }), ru.t, ru.fmt)).toMatch(
+      /^<b>Заказы 1–1 из 1<\/b>\nПоиск: номер SAP «0007300100»\n<i>обновлено 14:05<\/i>\n\n<b>1\.<\/b> <b>Заказ № 0007300100<\/b>/,
+    );
+    expect(renderResultsText(withTime({ fetchedAt, now: new Date('2026-11-23T20:00:00Z') }), en.t, en.fmt)).toMatch(
+      /^<b>Orders 1–1 of 1<\/b>\nSearch: SAP no\. “0007300100”\n<i>updated 14:05<\/i>\n\n/,
+    );
+  });
+
+  test('with the date when that was another day in Moscow', () => {
+    const now = new Date('2026-11-23T21:00:00Z');
+    expect(renderResultsText(withTime({ fetchedAt, now }), ru.t, ru.fmt).split('\n')[2]).toBe('<i>обновлено 23.11.2026 14:05</i>');
+    expect(renderResultsText(withTime({ fetchedAt, now }), en.t, en.fmt).split('\n')[2]).toBe('<i>updated 23 Nov 2026, 14:05</i>');
+  });
+
+  test('in the time zone the formatter was made for', () => {
+    const utc = createFormatter('en', 'UTC');
+    expect(renderResultsText(withTime({ fetchedAt }), en.t, utc).split('\n')[2]).toBe('<i>updated 11:05</i>');
+  });
+
+  test('no line without fetchedAt, and the line is valid Telegram HTML', () => {
+    expect(renderResultsText(withTime({}), ru.t, ru.fmt)).not.toContain('обновлено');
+    expect(sendable(renderResultsText(withTime({ fetchedAt }), ru.t, ru.fmt)).text).toContain('\nобновлено 14:05\n');
   });
 });

@@ -1,7 +1,7 @@
 // The wait helpers behind BotApi: each resolves on the state change it waits for, or fails after
 // the timeout with the bot's recent calls in the message.
 import type { ApiCall, CallLog } from './calls.ts';
-import type { CallbackAnswer, EmulatorState } from './state.ts';
+import type { CallbackAnswer, EmulatorState, InlineAnswerRecord } from './state.ts';
 import { toBotMessage } from './views.ts';
 import type { BotMessage } from './views.ts';
 import { waitUntil } from './waits.ts';
@@ -76,6 +76,13 @@ export class BotWaits {
   waitForAnswer(callbackQueryId: string, options: WaitOptions): Promise<CallbackAnswer> {
     return waitUntil(this.context, `an answer to callback query ${callbackQueryId}`, () => {
       const answer = this.state.callbackQueries.get(callbackQueryId)?.answer;
+      return answer === undefined ? undefined : structuredClone(answer);
+    }, options);
+  }
+
+  waitForInlineAnswer(inlineQueryId: string, options: WaitOptions): Promise<InlineAnswerRecord> {
+    return waitUntil(this.context, `an answer to inline query ${inlineQueryId}`, () => {
+      const answer = this.state.inlineQueries.get(inlineQueryId)?.answer;
       return answer === undefined ? undefined : structuredClone(answer);
     }, options);
   }

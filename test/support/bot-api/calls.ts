@@ -52,6 +52,7 @@ const DEFAULT_DESCRIPTIONS: Record<number, string> = {
 
 const JSON_FIELDS = [
   'reply_markup', 'entities', 'reply_parameters', 'link_preview_options', 'commands', 'scope', 'allowed_updates', 'results',
+  'button',
 ];
 
 interface QueuedFailure {

@@ -1,5 +1,6 @@
 import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
 import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
+import type { MemberRecord } from './members.ts';
 import type { Params } from './params.ts';
 import type { ParseMode } from './text.ts';
 
@@ -47,16 +48,26 @@ export interface ChatRecord {
   topics: Set<number>;
   botBlocked: boolean;
   botLeft: boolean;
+  /** banned from the group (setMemberStatus with the bot's id and 'kicked'); botLeft is then true too */
+  botKicked: boolean;
   actions: ChatActionRecord[];
+  /** groups: everyone with a status (see members.ts); users not listed have left, or never joined */
+  members: Map<number, MemberRecord>;
 }
 
 export class ChatStore {
   private readonly records = new Map<number, ChatRecord>();
-  /** users tests created, who exist on Telegram whether or not they ever wrote to the bot */
-  private readonly users = new Set<number>();
+  /** users tests created or who acted, who exist on Telegram whether or not they ever wrote to the bot */
+  private readonly users = new Map<number, User>();
 
-  registerUser(userId: number): void {
-    this.users.add(userId);
+  /** Remembers a user (the latest profile wins), as Telegram knows everyone who exists. */
+  registerUser(user: User): void {
+    this.users.set(user.id, structuredClone(user));
+  }
+
+  user(userId: number): User | undefined {
+    const user = this.users.get(userId);
+    return user === undefined ? undefined : structuredClone(user);
   }
 
   /** Registers the chat on first use; later calls return the same record. */
@@ -70,7 +81,9 @@ export class ChatStore {
       topics: new Set(),
       botBlocked: false,
       botLeft: false,
+      botKicked: false,
       actions: [],
+      members: new Map(),
     };
     this.records.set(chat.id, record);
     return record;
@@ -143,7 +156,7 @@ export class ChatStore {
 /** 403s for chats the bot can no longer write to, worded as Telegram words them. */
 export function assertBotCanWrite(record: ChatRecord): void {
   if (record.chat.type === 'private' && record.botBlocked) throw forbidden('bot was blocked by the user');
-  if (record.chat.type !== 'private' && record.botLeft) {
-    throw forbidden(`bot is not a member of the ${record.chat.type === 'group' ? 'group' : 'supergroup'} chat`);
-  }
+  const kind = record.chat.type === 'group' ? 'group' : 'supergroup';
+  if (record.chat.type !== 'private' && record.botKicked) throw forbidden(`bot was kicked from the ${kind} chat`);
+  if (record.chat.type !== 'private' && record.botLeft) throw forbidden(`bot is not a member of the ${kind} chat`);
 }

@@ -3,9 +3,15 @@ import { BotWaits } from './bot-waits.ts';
 import type { CallFilter } from './bot-waits.ts';
 import type { ApiCall, CallLog, FailureMatch, InjectedFailure } from './calls.ts';
 import type { ChatActionRecord, EmulatedChat } from './chats.ts';
+import { BotApiError } from './errors.ts';
+import type { MemberOptions, MemberStatus } from './members.ts';
+import { readCommandScope } from './scopes.ts';
 import type { HttpServer } from './server.ts';
 import { newGroup, newUser, userPressesButton, userSendsText } from './simulate.ts';
 import type { NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
+import { userSendsInlineQuery } from './simulate-inline.ts';
+import type { SendInlineQueryInput } from './simulate-inline.ts';
+import { setMember } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
 import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
 import { toBotMessage } from './views.ts';
@@ -48,7 +54,7 @@ export class BotApi {
   /** A new user with a unique id; fields given override the generated ones. */
   createUser(fields: Partial<Omit<User, 'is_bot'>> = {}): User {
     const user = newUser(fields.id ?? this.nextUserId++, fields);
-    this.state.chats.registerUser(user.id);
+    this.state.chats.registerUser(user);
     return user;
   }
 
@@ -67,6 +73,20 @@ export class BotApi {
     return userPressesButton(this.state, input);
   }
 
+  /** A user types "@bot query": queues an `inline_query` update and returns its id (answer within 10 s). */
+  sendInlineQuery(input: SendInlineQueryInput): string {
+    return userSendsInlineQuery(this.state, input);
+  }
+
+  /**
+   * A user's status in a group, as getChatMember and getChatAdministrators report it. Users who
+   * write in a group become members by themselves; the bot is a member unless set otherwise
+   * (an administrator may delete others' messages). A chat object registers a group nobody wrote in yet.
+   */
+  setMemberStatus(chat: number | EmulatedChat, user: number | User, status: MemberStatus, options: MemberOptions = {}): void {
+    setMember(this.state, chat, user, status, options);
+  }
+
   /** The user blocks (or unblocks) the bot: sends to their private chat then fail with 403. */
   blockBot(userId: number, blocked = true): void {
     const record = this.state.chats.find(userId);
@@ -74,7 +94,7 @@ export class BotApi {
     record.botBlocked = blocked;
   }
 
-  /** Moves emulated time on (message dates, the 15 s callback answer window). */
+  /** Moves emulated time on (message dates, the 15 s callback and 10 s inline answer windows). */
   advanceTime(seconds: number): void {
     this.state.clock.advance(seconds);
     this.state.feed.emit();
@@ -124,18 +144,34 @@ export class BotApi {
     return answer === undefined ? undefined : structuredClone(answer);
   }
 
-  /** The command menu set for a scope and language (default scope, no language when omitted). */
+  /**
+   * The command menu set for a scope and language (default scope, no language when omitted). The
+   * scope is read as setMyCommands reads it: chat_id may be a number, a numeric string or "@username".
+   */
   commands(options: { scope?: Record<string, unknown>; languageCode?: string } = {}): BotCommand[] | undefined {
-    const key = commandsKey(options.scope ?? { type: 'default' }, options.languageCode ?? '');
-    return structuredClone(this.state.commands.get(key)?.commands);
+    let scope;
+    try {
+      scope = readCommandScope(options.scope, this.state.chats);
+    } catch (error) {
+      if (error instanceof BotApiError) throw new Error(`bot API emulator: commands(): ${error.description}`);
+      throw error;
+    }
+    return structuredClone(this.state.commands.get(commandsKey(scope, options.languageCode ?? ''))?.commands);
   }
 
   get webhook(): WebhookRecord | undefined {
     return structuredClone(this.state.webhook);
   }
 
+  /** Every accepted answerInlineQuery, in order. */
   get inlineAnswers(): InlineAnswerRecord[] {
     return structuredClone(this.state.inlineAnswers);
+  }
+
+  /** How the bot answered an inline query, or undefined while it has not. */
+  inlineAnswer(inlineQueryId: string): InlineAnswerRecord | undefined {
+    const answer = this.state.inlineQueries.get(inlineQueryId)?.answer;
+    return answer === undefined ? undefined : structuredClone(answer);
   }
 
   /** Every queued update has been fetched by getUpdates. */
@@ -177,6 +213,10 @@ export class BotApi {
 
   waitForAnswer(callbackQueryId: string, options: WaitOptions = {}): Promise<CallbackAnswer> {
     return this.waiting.waitForAnswer(callbackQueryId, options);
+  }
+
+  waitForInlineAnswer(inlineQueryId: string, options: WaitOptions = {}): Promise<InlineAnswerRecord> {
+    return this.waiting.waitForInlineAnswer(inlineQueryId, options);
   }
 
   /** The bot is waiting in a long poll: launched, and done with everything it fetched so far. */

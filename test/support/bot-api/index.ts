@@ -9,6 +9,8 @@
 //   const queryId = api.pressButton({ from: user, message: reply, data: reply.buttons[0].callback_data });
 //   await api.waitForEdit(user.id, reply.message_id);
 //   await api.waitForAnswer(queryId);
+//   const inlineId = api.sendInlineQuery({ from: user, query: 'order 42' });
+//   const answer = await api.waitForInlineAnswer(inlineId);
 //   bot.stop(); await running; await api.close();
 //
 // Requests Telegram would refuse are refused with its status and description, so a bot bug
@@ -19,8 +21,10 @@ export type { StartBotApiOptions } from './start.ts';
 export type { CallFilter } from './bot-waits.ts';
 export type { ApiCall, ApiResponse, FailureMatch, InjectedFailure } from './calls.ts';
 export type { ChatActionRecord, EmulatedChat } from './chats.ts';
+export type { AdminRights, MemberOptions, MemberPermissions, MemberStatus } from './members.ts';
 export type { MessageRef, NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
-export type { CallbackAnswer, InlineAnswerRecord, WebhookRecord } from './state.ts';
+export type { SendInlineQueryInput } from './simulate-inline.ts';
+export type { CallbackAnswer, InlineAnswerRecord, InlineChatType, WebhookRecord } from './state.ts';
 export type { BotMessage } from './views.ts';
 export type { WaitOptions } from './waits.ts';
 export { parseHtml } from './html.ts';

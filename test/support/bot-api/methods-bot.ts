@@ -3,7 +3,8 @@ import type { BotCommand } from 'telegraf/types';
 import { badRequest, conflict } from './errors.ts';
 import { isObject } from './method-context.ts';
 import type { MethodContext, MethodHandler } from './method-context.ts';
-import { Params } from './params.ts';
+import { readCommandScope } from './scopes.ts';
+import type { CommandScope } from './scopes.ts';
 import { commandsKey } from './state.ts';
 
 export const MAX_COMMANDS = 100;
@@ -52,19 +53,8 @@ export const getWebhookInfo: MethodHandler = ({ state }) => ({
   ...(state.webhook?.params.max_connections === undefined ? {} : { max_connections: Number(state.webhook.params.max_connections) }),
 });
 
-const SCOPE_TYPES = new Set([
-  'default', 'all_private_chats', 'all_group_chats', 'all_chat_administrators', 'chat', 'chat_administrators', 'chat_member',
-]);
-
-function readScope({ params, state }: MethodContext): Record<string, unknown> {
-  const scope = params.json('scope', 'BotCommandScope') ?? { type: 'default' };
-  if (!isObject(scope) || typeof scope.type !== 'string') throw badRequest("can't parse BotCommandScope JSON object");
-  if (!SCOPE_TYPES.has(scope.type)) throw badRequest('unsupported bot command scope type');
-  if (!scope.type.startsWith('chat')) return { type: scope.type };
-  const chat = state.chats.resolve(new Params({ chat_id: scope.chat_id }));
-  if (scope.type !== 'chat_member') return { type: scope.type, chat_id: chat.chat.id };
-  if (typeof scope.user_id !== 'number') throw badRequest('invalid user_id specified');
-  return { type: scope.type, chat_id: chat.chat.id, user_id: scope.user_id };
+function readScope({ params, state }: MethodContext): CommandScope {
+  return readCommandScope(params.json('scope', 'BotCommandScope'), state.chats);
 }
 
 function readLanguageCode({ params }: MethodContext): string {

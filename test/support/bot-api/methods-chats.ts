@@ -1,12 +1,11 @@
-// answerCallbackQuery, answerInlineQuery, sendChatAction, getChat, leaveChat.
+// answerCallbackQuery, sendChatAction, getChat, leaveChat (answerInlineQuery is in methods-inline.ts).
 import { assertBotCanWrite } from './chats.ts';
 import { badRequest, QUERY_TOO_OLD } from './errors.ts';
-import { isObject } from './method-context.ts';
 import type { MethodHandler } from './method-context.ts';
+import { assertAnswerable } from './queries.ts';
 import { CALLBACK_ANSWER_WINDOW_MS } from './state.ts';
 
 export const MAX_CALLBACK_ANSWER_LENGTH = 200;
-export const MAX_INLINE_RESULTS = 50;
 
 const CHAT_ACTIONS = new Set([
   'typing', 'upload_photo', 'record_video', 'upload_video', 'record_voice', 'upload_voice', 'upload_document',
@@ -20,9 +19,7 @@ export const answerCallbackQuery: MethodHandler = ({ params, state, noteChat }) 
   const query = id === undefined ? undefined : state.callbackQueries.get(id);
   if (query === undefined) throw badRequest(QUERY_TOO_OLD);
   noteChat(query.chat_id);
-  if (query.answer !== undefined || state.clock.nowMs() - query.created_ms > CALLBACK_ANSWER_WINDOW_MS) {
-    throw badRequest(QUERY_TOO_OLD);
-  }
+  assertAnswerable(query, CALLBACK_ANSWER_WINDOW_MS, state.clock);
   query.answer = {
     text,
     show_alert: params.bool('show_alert'),
@@ -30,24 +27,6 @@ export const answerCallbackQuery: MethodHandler = ({ params, state, noteChat }) 
     cache_time: params.int('cache_time'),
     at_ms: state.clock.nowMs(),
   };
-  state.feed.emit();
-  return true;
-};
-
-export const answerInlineQuery: MethodHandler = ({ params, state }) => {
-  const id = params.string('inline_query_id');
-  if (id === undefined) throw badRequest(QUERY_TOO_OLD);
-  const results = params.json('results', 'inline query results');
-  if (!Array.isArray(results)) throw badRequest("can't parse inline query results JSON object");
-  if (results.length > MAX_INLINE_RESULTS) throw badRequest('RESULTS_TOO_MUCH');
-  const ids = new Set<string>();
-  for (const result of results as unknown[]) {
-    if (!isObject(result) || typeof result.type !== 'string') throw badRequest("can't parse InlineQueryResult: Field \"type\" must be of type String");
-    if (typeof result.id !== 'string' || result.id === '' || Buffer.byteLength(result.id) > 64) throw badRequest('RESULT_ID_INVALID');
-    if (ids.has(result.id)) throw badRequest('RESULT_ID_DUPLICATE');
-    ids.add(result.id);
-  }
-  state.inlineAnswers.push({ inline_query_id: id, results: structuredClone(results), params: structuredClone(params.raw), at_ms: state.clock.nowMs() });
   state.feed.emit();
   return true;
 };

@@ -4,6 +4,7 @@ import type { ChatRecord, StoredMessage } from './chats.ts';
 import { badRequest, NOT_MODIFIED } from './errors.ts';
 import { entitiesKey } from './entities.ts';
 import { markupKey, readReplyMarkup } from './keyboard.ts';
+import { canDeleteOthers } from './members.ts';
 import { isObject } from './method-context.ts';
 import { Params } from './params.ts';
 import type { MethodContext, MethodHandler } from './method-context.ts';
@@ -82,13 +83,25 @@ export const sendMessage: MethodHandler = (context) => {
   return state.chats.toApiMessage(stored);
 };
 
-function editTarget(context: MethodContext): { record: ChatRecord; message: StoredMessage } {
+type EditTarget = { record: ChatRecord; message: StoredMessage } | { inlineMessageId: string };
+
+/**
+ * Like the Bot API server: chat_id or message_id address a chat message (inline_message_id is then
+ * ignored); with neither, inline_message_id is required. Messages sent via inline mode are not
+ * emulated, so Telegram's answer to any inline_message_id is MESSAGE_ID_INVALID, which the methods
+ * give after the other parameters were checked.
+ */
+function editTarget(context: MethodContext): EditTarget {
   const { params, state } = context;
-  if (params.has('inline_message_id')) throw badRequest('MESSAGE_ID_INVALID');
+  const messageId = params.int('message_id') ?? 0;
+  if (!params.has('chat_id') && messageId <= 0) {
+    const inlineMessageId = params.string('inline_message_id');
+    if (inlineMessageId === undefined) throw badRequest('message identifier is not specified');
+    return { inlineMessageId };
+  }
   const record = state.chats.resolve(params);
   context.noteChat(record.chat.id);
-  const messageId = params.int('message_id');
-  if (messageId === undefined || messageId === 0) throw badRequest('message identifier is not specified');
+  if (messageId <= 0) throw badRequest('message identifier is not specified');
   return { record, message: findEditable(state, record, messageId) };
 }
 
@@ -110,8 +123,10 @@ export const editMessageText: MethodHandler = (context) => {
   // like Telegram, an edit without reply_markup removes the inline keyboard
   const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: true });
   const format = readText(context);
-  const { message } = editTarget(context);
+  const target = editTarget(context);
   const text = format();
+  if ('inlineMessageId' in target) throw badRequest('MESSAGE_ID_INVALID');
+  const { message } = target;
   if (
     text.text === message.text &&
     entitiesKey(text.entities) === entitiesKey(message.entities) &&
@@ -131,7 +146,9 @@ export const editMessageText: MethodHandler = (context) => {
 export const editMessageReplyMarkup: MethodHandler = (context) => {
   const { params, state } = context;
   const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: true });
-  const { message } = editTarget(context);
+  const target = editTarget(context);
+  if ('inlineMessageId' in target) throw badRequest('MESSAGE_ID_INVALID');
+  const { message } = target;
   if (markupKey(markup?.inline) === markupKey(message.reply_markup)) throw badRequest(NOT_MODIFIED);
   return applyEdit(state, message, { reply_markup: markup?.inline });
 };
@@ -144,8 +161,8 @@ export const deleteMessage: MethodHandler = (context) => {
   if (messageId === undefined || messageId === 0) throw badRequest('message identifier is not specified');
   const message = state.chats.message(record.chat.id, messageId);
   if (message === undefined) throw badRequest('message to delete not found');
-  // bots may delete incoming messages only in private chats unless they are admins, which the emulator's bot is not
-  if (!message.by_bot && record.chat.type !== 'private') throw badRequest("message can't be deleted");
+  // others' messages only in private chats, or as an administrator with can_delete_messages (see setMemberStatus)
+  if (!message.by_bot && !canDeleteOthers(state, record)) throw badRequest("message can't be deleted");
   message.deleted = true;
   state.feed.emit();
   return true;

@@ -9,7 +9,9 @@ import {
   setMyCommands,
   setWebhook,
 } from './methods-bot.ts';
-import { answerCallbackQuery, answerInlineQuery, getChat, leaveChat, sendChatAction } from './methods-chats.ts';
+import { answerCallbackQuery, getChat, leaveChat, sendChatAction } from './methods-chats.ts';
+import { answerInlineQuery } from './methods-inline.ts';
+import { getChatAdministrators, getChatMember } from './methods-members.ts';
 import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage } from './methods-messages.ts';
 
 const METHODS: Record<string, MethodHandler> = {
@@ -29,6 +31,8 @@ const METHODS: Record<string, MethodHandler> = {
   answerInlineQuery,
   sendChatAction,
   getChat,
+  getChatMember,
+  getChatAdministrators,
   leaveChat,
 };
 

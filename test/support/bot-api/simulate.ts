@@ -3,6 +3,7 @@ import type { Chat, Message, User } from 'telegraf/types';
 import type { EmulatedChat } from './chats.ts';
 import { findBotCommands } from './entities.ts';
 import { callbackDataOf, findCallbackButton } from './keyboard.ts';
+import { noteUserActivity } from './members.ts';
 import type { EmulatorState } from './state.ts';
 import { MAX_MESSAGE_LENGTH } from './text.ts';
 
@@ -80,8 +81,9 @@ export function userSendsText(state: EmulatorState, input: SendTextInput): Messa
   }
   if (input.text.trim() === '') throw new Error('bot API emulator: Telegram clients do not send empty messages');
   if (input.text.length > MAX_MESSAGE_LENGTH) throw new Error('bot API emulator: Telegram clients split texts over 4096 characters');
-  state.chats.registerUser(input.from.id);
+  state.chats.registerUser(input.from);
   const record = state.chats.ensure(chat);
+  noteUserActivity(record, input.from.id, 'write');
   const isForum = record.chat.type === 'supergroup' && record.chat.is_forum === true;
   if (input.threadId !== undefined) record.topics.add(input.threadId);
   let replyToId: number | undefined;
@@ -127,6 +129,9 @@ export function userPressesButton(state: EmulatorState, input: PressButtonInput)
       );
     }
   }
+  const record = state.chats.find(chatId);
+  if (record !== undefined) noteUserActivity(record, input.from.id, 'press');
+  state.chats.registerUser(input.from);
   const id = String(4_000_000_000_000_000n + BigInt(state.callbackQueries.size + 1));
   state.callbackQueries.set(id, {
     id,

@@ -15,6 +15,8 @@ export interface StartBotApiOptions {
   waitTimeoutMs?: number;
   /** reject a "&" that starts no character reference in HTML text (stricter than Telegram); default true */
   strictHtmlAmpersand?: boolean;
+  /** getMe's supports_inline_queries (inline mode switched on with @BotFather); default false */
+  supportsInlineQueries?: boolean;
 }
 
 export const DEFAULT_TOKEN = '7000000001:AAEmulatedTestToken-0123456789abcdefXYZ';
@@ -31,7 +33,7 @@ export async function startBotApi(options: StartBotApiOptions = {}): Promise<Bot
     username: options.username ?? DEFAULT_USERNAME,
     can_join_groups: true,
     can_read_all_group_messages: false,
-    supports_inline_queries: false,
+    supports_inline_queries: options.supportsInlineQueries ?? false,
   };
   const state = createState(token, botUser, { strictHtmlAmpersand: options.strictHtmlAmpersand ?? true });
   const log = new CallLog();

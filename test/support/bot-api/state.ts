@@ -1,5 +1,5 @@
 // Everything the emulated Telegram remembers, shared by the HTTP methods and the test-facing API.
-import type { BotCommand, User, UserFromGetMe } from 'telegraf/types';
+import type { BotCommand, InlineQueryResultsButton, User, UserFromGetMe } from 'telegraf/types';
 import { ChatStore } from './chats.ts';
 import { Clock } from './clock.ts';
 import { ChangeFeed } from './feed.ts';
@@ -7,6 +7,8 @@ import { UpdateQueue } from './updates.ts';
 
 /** How long Telegram lets a bot answer a callback query. */
 export const CALLBACK_ANSWER_WINDOW_MS = 15_000;
+/** How long Telegram lets a bot answer an inline query (the client stops waiting about then). */
+export const INLINE_ANSWER_WINDOW_MS = 10_000;
 
 export interface CallbackAnswer {
   text: string | undefined;
@@ -40,9 +42,30 @@ export interface WebhookRecord {
 
 export interface InlineAnswerRecord {
   inline_query_id: string;
+  /** the results as sent, JSON decoded */
   results: unknown[];
+  /** every parameter as received */
   params: Record<string, unknown>;
   at_ms: number;
+  /** as Telegram applies it: 300 when not given, at most 86400 */
+  cache_time: number;
+  is_personal: boolean;
+  next_offset: string;
+  /** the button above the results (switch_pm_text / switch_pm_parameter read as one) */
+  button: InlineQueryResultsButton | undefined;
+}
+
+/** "sender" is the private chat with the user who types the query. */
+export type InlineChatType = 'sender' | 'private' | 'group' | 'supergroup' | 'channel';
+
+export interface InlineQueryRecord {
+  id: string;
+  from: User;
+  query: string;
+  offset: string;
+  chat_type: InlineChatType | undefined;
+  created_ms: number;
+  answer: InlineAnswerRecord | undefined;
 }
 
 export interface EmulatorOptions {
@@ -61,6 +84,8 @@ export interface EmulatorState {
   /** keyed by commandsKey(scope, language_code) */
   readonly commands: Map<string, CommandsRecord>;
   webhook: WebhookRecord | undefined;
+  readonly inlineQueries: Map<string, InlineQueryRecord>;
+  /** every accepted answerInlineQuery, in order */
   readonly inlineAnswers: InlineAnswerRecord[];
 }
 
@@ -77,6 +102,7 @@ export function createState(token: string, bot: UserFromGetMe, options: Emulator
     callbackQueries: new Map(),
     commands: new Map(),
     webhook: undefined,
+    inlineQueries: new Map(),
     inlineAnswers: [],
   };
 }

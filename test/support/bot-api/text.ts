@@ -37,18 +37,31 @@ export function readParseMode(value: string | undefined): ParseMode | undefined 
   }
 }
 
-/** The text of sendMessage / editMessageText as Telegram stores it: parsed, trimmed, length-checked. */
-export function formatMessageText(input: TextInput, options: FormatOptions): FormattedMessageText {
+/**
+ * Message text as Telegram stores it, parsed and trimmed but not yet length-checked: sendMessage,
+ * editMessageText and the message contents of inline results all go through it.
+ */
+export function parseMessageText(input: TextInput, options: FormatOptions): FormattedMessageText {
   const parseMode = readParseMode(input.parseMode);
   if (input.text === undefined || input.text === '') throw badRequest('message text is empty');
-  const parsed = parse(input.text, parseMode, input.entities, options);
+  const parsed = parseFormattedText(input.text, parseMode, input.entities, options);
   const trimmed = trimFormatted(parsed);
   if (trimmed.text === '') throw badRequest('message text is empty');
-  if (utf16Length(trimmed.text) > MAX_MESSAGE_LENGTH) throw badRequest('message is too long');
   return { ...trimmed, parseMode };
 }
 
-function parse(text: string, mode: ParseMode | undefined, entities: unknown, options: FormatOptions): ParsedText {
+/** Over the 4096 UTF-16 code units a message text may have, counted after parsing. */
+export const exceedsMessageLength = (text: string): boolean => utf16Length(text) > MAX_MESSAGE_LENGTH;
+
+/** The text of sendMessage / editMessageText as Telegram stores it: parsed, trimmed, length-checked. */
+export function formatMessageText(input: TextInput, options: FormatOptions): FormattedMessageText {
+  const formatted = parseMessageText(input, options);
+  if (exceedsMessageLength(formatted.text)) throw badRequest('message is too long');
+  return formatted;
+}
+
+/** Entity parsing alone (no trimming, no limits): captions and message texts share it. */
+export function parseFormattedText(text: string, mode: ParseMode | undefined, entities: unknown, options: FormatOptions): ParsedText {
   switch (mode) {
     case 'HTML':
       return parseHtml(text, { strictAmpersand: options.strictHtmlAmpersand });

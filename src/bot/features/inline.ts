@@ -1,0 +1,30 @@
+import { Composer } from 'telegraf';
+import type { InlineQueryResult } from 'telegraf/types';
+import type { AccessOptions } from '../middleware/access.ts';
+import { isAllowedUser } from '../middleware/access.ts';
+import type { BotContext } from '../context.ts';
+import { parseInlineQuery } from '../lookup-args.ts';
+import type { Lookups } from '../lookups.ts';
+import { renderInlineAnswer, renderInlineNoticeResult } from '../views/inline-answer.ts';
+
+/** Results are commercial data: personal to the user, and cached by Telegram only briefly. */
+export const INLINE_CACHE_SECONDS = 10;
+/** The largest page the portal gives: one portal call per inline answer. */
+const INLINE_PAGE_SIZE = 20;
+
+/** `@bot 0007300100`, `@bot spec ДП-77/2026`, `@bot material труба 530` in any chat. */
+export const createInlineFeature = ({ lookups, access }: { lookups: Lookups; access: AccessOptions }) => {
+  const feature = new Composer<BotContext>();
+  feature.on('inline_query', async (ctx) => {
+    const answer = (results: InlineQueryResult[], nextOffset = '') =>
+      ctx.answerInlineQuery(results, { cache_time: INLINE_CACHE_SECONDS, is_personal: true, next_offset: nextOffset });
+    if (!isAllowedUser(access, ctx.from.id)) return answer([renderInlineNoticeResult('notAllowed', ctx.t, { id: ctx.from.id })]);
+    const args = parseInlineQuery(ctx.inlineQuery.query);
+    if (!args.ok) return answer([renderInlineNoticeResult('usage', ctx.t)]);
+    const offset = /^\d{1,7}$/.test(ctx.inlineQuery.offset) ? Number(ctx.inlineQuery.offset) : 0;
+    const results = await lookups.fetchPage(args.query, INLINE_PAGE_SIZE, offset);
+    const view = renderInlineAnswer(results, ctx.t, ctx.fmt);
+    return answer(view.results, view.nextOffset);
+  });
+  return feature;
+};

@@ -1,0 +1,59 @@
+import { Composer } from 'telegraf';
+import type { SettingsStore } from '../../store/store.ts';
+import type { BotContext } from '../context.ts';
+import { onCallback } from '../on-callback.ts';
+import { editView, replyOptions, replyView } from '../reply.ts';
+import { renderLanguageChoice, renderPageSizeChoice, renderSettings } from '../views/settings.ts';
+
+const ADMIN_STATUSES = new Set(['creator', 'administrator']);
+
+/** /lang, /pagesize and /settings. A group's language is set by the group's admins. */
+export const createSettingsFeature = ({ settings }: { settings: SettingsStore }) => {
+  const feature = new Composer<BotContext>();
+  const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
+  const isAdmin = async (ctx: BotContext) => {
+    if (!ctx.chat || !ctx.from) return false;
+    const member = await ctx.telegram.getChatMember(ctx.chat.id, ctx.from.id);
+    return ADMIN_STATUSES.has(member.status);
+  };
+
+  feature.command('settings', (ctx) => {
+    const groupLocale = inGroup(ctx) ? settings.chatLocale(ctx.chat.id) : undefined;
+    return ctx.reply(renderSettings({ locale: ctx.locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t), replyOptions(ctx));
+  });
+
+  feature.command('lang', async (ctx) => {
+    if (!inGroup(ctx)) return replyView(ctx, renderLanguageChoice('user', ctx.t));
+    if (!(await isAdmin(ctx))) return ctx.reply(ctx.t('lang.adminsOnly'), replyOptions(ctx));
+    return replyView(ctx, renderLanguageChoice('chat', ctx.t));
+  });
+
+  feature.command('pagesize', (ctx) => replyView(ctx, renderPageSizeChoice(ctx.pageSize, ctx.t)));
+
+  feature.use(
+    onCallback('language', async (ctx, action) => {
+      if (!ctx.from) return;
+      if (action.scope === 'chat') {
+        // Checked again on the press: anyone in the group can press the admin's buttons.
+        if (!inGroup(ctx) || !(await isAdmin(ctx))) return ctx.answerOnce(ctx.t('lang.adminsOnly'), true);
+        settings.setChatLocale(ctx.chat!.id, action.locale);
+      } else {
+        settings.setUserLocale(ctx.from.id, action.locale);
+      }
+      ctx.useLocale(action.locale);
+      const name = ctx.t(`lang.names.${action.locale}`);
+      await ctx.answerOnce(ctx.t('lang.set', { language: name }));
+      await editView(ctx, { text: ctx.t('lang.set', { language: name }), keyboard: [] });
+    }),
+  );
+
+  feature.use(
+    onCallback('pageSize', async (ctx, action) => {
+      if (!ctx.from) return;
+      settings.setUserPageSize(ctx.from.id, action.pageSize);
+      await ctx.answerOnce(ctx.t('pagesize.set', { size: action.pageSize }));
+      await editView(ctx, { text: ctx.t('pagesize.set', { size: action.pageSize }), keyboard: [] });
+    }),
+  );
+  return feature;
+};

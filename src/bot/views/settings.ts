@@ -1,0 +1,35 @@
+import type { InlineKeyboardButton } from 'telegraf/types';
+import { LOCALES, type Locale, type Translate } from '../../i18n.ts';
+import { PAGE_SIZES, type PageSize } from '../../portal/query.ts';
+import { packCallback } from '../callback-data.ts';
+import type { View } from './view.ts';
+
+export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean };
+
+export const renderSettings = ({ locale, pageSize, groupLocale, inGroup }: SettingsData, t: Translate): string => {
+  const lines = [t('settings.text', { language: t(`lang.names.${locale}`), pageSize })];
+  if (inGroup && groupLocale) lines.push(t('settings.groupLanguage', { language: t(`lang.names.${groupLocale}`) }));
+  return lines.join('\n');
+};
+
+/** Русский / English, for oneself or, by an admin, for the group. */
+export const renderLanguageChoice = (scope: 'user' | 'chat', t: Translate): View => ({
+  text: t(scope === 'chat' ? 'lang.chooseGroup' : 'lang.choose'),
+  keyboard: [
+    LOCALES.map((locale): InlineKeyboardButton => ({
+      text: t(`lang.names.${locale}`),
+      callback_data: packCallback({ type: 'language', locale, scope }),
+    })),
+  ],
+});
+
+/** 5 / 10 / 20, the current one marked. */
+export const renderPageSizeChoice = (current: PageSize, t: Translate): View => ({
+  text: t('pagesize.choose'),
+  keyboard: [
+    PAGE_SIZES.map((size): InlineKeyboardButton => ({
+      text: size === current ? `✓ ${size}` : String(size),
+      callback_data: packCallback({ type: 'pageSize', pageSize: size }),
+    })),
+  ],
+});

@@ -1,0 +1,79 @@
+import type { DatabaseSync } from 'node:sqlite';
+
+// The schema's history. Entry i brings the database from `PRAGMA user_version` i to i + 1, in a
+// transaction of its own. Never edit or reorder a shipped entry: append a new one.
+
+export type Migration = { name: string; sql: string };
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'queries and settings',
+    sql: `
+      CREATE TABLE queries (
+        key TEXT PRIMARY KEY,
+        resource TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        value TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX queries_last_used_at ON queries (last_used_at);
+      CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        page_size INTEGER,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE chat_settings (
+        chat_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+/** The database was written by a newer version of the bot, whose schema this one does not know. */
+export class StoreVersionError extends Error {
+  readonly code = 'ERR_STORE_VERSION';
+  readonly found: number;
+  readonly known: number;
+
+  constructor(found: number, known: number) {
+    super(
+      `the database has schema version ${found}, but this version of the bot knows only up to ${known}: ` +
+        'it was written by a newer version. Run that version, or use another data directory; ' +
+        'the database was left unchanged.',
+    );
+    this.name = 'StoreVersionError';
+    this.found = found;
+    this.known = known;
+  }
+}
+
+export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+
+/** Brings the database up to the last migration; returns the resulting version. */
+export const migrate = (db: DatabaseSync, migrations: readonly Migration[] = MIGRATIONS): number => {
+  const known = migrations.length;
+  for (;;) {
+    // Checked before taking the write lock, so an up-to-date database is only read.
+    const version = schemaVersion(db);
+    if (version > known) throw new StoreVersionError(version, known);
+    if (version === known) return version;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // Read again under the lock: another process may have migrated in between.
+      const locked = schemaVersion(db);
+      const migration = migrations[locked];
+      if (locked === version && migration) {
+        db.exec(migration.sql);
+        db.exec(`PRAGMA user_version = ${locked + 1}`);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+};

@@ -1,0 +1,60 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { isLocale, type Locale } from '../i18n.ts';
+import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
+import type { SettingsStore, UserSettings } from './store.ts';
+
+// A value this version does not know (say, written by a newer one) reads as unset.
+const readLocale = (value: unknown): Locale | undefined => (typeof value === 'string' && isLocale(value) ? value : undefined);
+const readPageSize = (value: unknown): PageSize | undefined =>
+  typeof value === 'number' && isPageSize(value) ? value : undefined;
+
+const checkId = (id: number): number => {
+  if (!Number.isSafeInteger(id)) throw new RangeError(`not a Telegram id: ${id}`);
+  return id;
+};
+const checkLocale = (locale: Locale): Locale => {
+  if (!isLocale(locale)) throw new RangeError(`not a supported locale: ${String(locale)}`);
+  return locale;
+};
+const checkPageSize = (pageSize: PageSize): PageSize => {
+  if (!isPageSize(pageSize)) throw new RangeError(`page size must be one of ${PAGE_SIZES.join(', ')}`);
+  return pageSize;
+};
+
+export const createSqliteSettingsStore = (db: DatabaseSync, now: () => number): SettingsStore => {
+  const selectUser = db.prepare('SELECT locale, page_size FROM user_settings WHERE user_id = ?');
+  const upsertUserLocale = db.prepare(`
+    INSERT INTO user_settings (user_id, locale, updated_at) VALUES (:id, :locale, :now)
+    ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`);
+  const upsertUserPageSize = db.prepare(`
+    INSERT INTO user_settings (user_id, page_size, updated_at) VALUES (:id, :pageSize, :now)
+    ON CONFLICT (user_id) DO UPDATE SET page_size = excluded.page_size, updated_at = excluded.updated_at`);
+  const selectChat = db.prepare('SELECT locale FROM chat_settings WHERE chat_id = ?');
+  const upsertChatLocale = db.prepare(`
+    INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (:id, :locale, :now)
+    ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`);
+
+  return {
+    user(userId) {
+      const row = selectUser.get(checkId(userId));
+      const locale = readLocale(row?.locale);
+      const pageSize = readPageSize(row?.page_size);
+      const settings: UserSettings = {};
+      if (locale) settings.locale = locale;
+      if (pageSize) settings.pageSize = pageSize;
+      return settings;
+    },
+    setUserLocale(userId, locale) {
+      upsertUserLocale.run({ id: checkId(userId), locale: checkLocale(locale), now: now() });
+    },
+    setUserPageSize(userId, pageSize) {
+      upsertUserPageSize.run({ id: checkId(userId), pageSize: checkPageSize(pageSize), now: now() });
+    },
+    chatLocale(chatId) {
+      return readLocale(selectChat.get(checkId(chatId))?.locale);
+    },
+    setChatLocale(chatId, locale) {
+      upsertChatLocale.run({ id: checkId(chatId), locale: checkLocale(locale), now: now() });
+    },
+  };
+};

@@ -1,0 +1,81 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { migrate, MIGRATIONS, schemaVersion, StoreVersionError, type Migration } from '../../src/store/migrations.ts';
+
+const open: DatabaseSync[] = [];
+const memoryDb = () => {
+  const db = new DatabaseSync(':memory:');
+  open.push(db);
+  return db;
+};
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+const tables = (db: DatabaseSync) =>
+  db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((row) => row.name);
+const columns = (db: DatabaseSync, table: string) =>
+  db
+    .prepare(`SELECT name FROM pragma_table_info('${table}') ORDER BY cid`)
+    .all()
+    .map((row) => row.name);
+
+describe('migrations', () => {
+  it('builds the schema on an empty database and records its version', () => {
+    const db = memoryDb();
+    expect(schemaVersion(db)).toBe(0);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).toEqual(['chat_settings', 'queries', 'user_settings']);
+    expect(columns(db, 'queries')).toEqual(['key', 'resource', 'filter', 'value', 'created_at', 'last_used_at']);
+    expect(columns(db, 'user_settings')).toEqual(['user_id', 'locale', 'page_size', 'updated_at']);
+    expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at']);
+  });
+
+  it('leaves an up-to-date database as it is', () => {
+    const db = memoryDb();
+    migrate(db);
+    db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    expect(migrate(db)).toBe(1);
+    expect(db.prepare('SELECT count(*) AS n FROM chat_settings').get()?.n).toBe(1);
+  });
+
+  it('applies only the migrations appended since the last run', () => {
+    const db = memoryDb();
+    migrate(db);
+    db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    const next: Migration = { name: 'chat timezone', sql: 'ALTER TABLE chat_settings ADD COLUMN time_zone TEXT;' };
+    expect(migrate(db, [...MIGRATIONS, next])).toBe(2);
+    expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at', 'time_zone']);
+    expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
+  });
+
+  it('rolls a failing migration back whole, keeping the version before it', () => {
+    const db = memoryDb();
+    const broken: Migration = { name: 'broken', sql: 'CREATE TABLE half_done (id INTEGER); INSERT INTO nowhere VALUES (1);' };
+    expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow(/no such table: nowhere/);
+    expect(schemaVersion(db)).toBe(1);
+    expect(tables(db)).not.toContain('half_done');
+    expect(db.isTransaction).toBe(false);
+  });
+
+  it('refuses a database from a newer version without touching it', () => {
+    const db = memoryDb();
+    db.exec('PRAGMA user_version = 7');
+    const error = (() => {
+      try {
+        migrate(db);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(StoreVersionError);
+    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 7, known: 1 });
+    expect((error as Error).message).toMatch(/schema version 7.*only up to 1.*newer version/);
+    expect(tables(db)).toEqual([]);
+    expect(schemaVersion(db)).toBe(7);
+  });
+});
