@@ -60,6 +60,11 @@ const envSchema = z.object({
     .default('5')
     .transform(Number)
     .refine((value): value is PageSize => isPageSize(value), `must be one of ${PAGE_SIZES.join(', ')} (what the portal accepts)`),
+  FLOOD_LIMIT_PER_MINUTE: z
+    .string()
+    .default('30')
+    .transform(Number)
+    .pipe(z.number().int('must be a whole number').min(1).max(10_000)),
   DATA_DIR: z
     .string()
     .default('data')
@@ -87,6 +92,8 @@ export type Config = {
   access: { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
   defaultLanguage: Locale;
   pageSize: PageSize;
+  /** Queries a user may send in a minute before being asked to slow down. */
+  floodLimitPerMinute: number;
   /** Where the store (settings, button state) lives; created on first start. */
   dataDir: string;
   /** The time zone of the people using the bot, for "updated 14:05". */
@@ -132,6 +139,7 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
     defaultLanguage: e.DEFAULT_LANGUAGE as Locale,
     pageSize: e.PAGE_SIZE as PageSize,
+    floodLimitPerMinute: e.FLOOD_LIMIT_PER_MINUTE,
     dataDir: e.DATA_DIR,
     timeZone: e.TIME_ZONE,
     logLevel: e.LOG_LEVEL,

@@ -14,10 +14,12 @@ import { createLookups } from './lookups.ts';
 import { accessMiddleware } from './middleware/access.ts';
 import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
+import { floodLimit } from './middleware/flood-limit.ts';
+import { telegramRetry } from './middleware/telegram-retry.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute'>;
   portal: PortalClient;
   store: Pick<Store, 'queries' | 'settings'>;
   logger: Logger;
@@ -29,10 +31,12 @@ export type BotDeps = {
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
 export const createBot = ({ token, config, portal, store, logger, demo, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot } });
-  const lookups = createLookups({ portal, queries: store.queries });
+  const lookups = createLookups({ portal, queries: store.queries, logger });
 
   bot.use(contextMiddleware({ ...config, settings: store.settings }));
+  bot.use(telegramRetry({ logger }));
   bot.use(errorBoundary(logger));
+  bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
   bot.use(accessMiddleware(config.access));
   bot.use(createStartFeature({ demo }));
   bot.use(createSettingsFeature({ settings: store.settings }));

@@ -1,23 +1,44 @@
+import type { Logger } from 'pino';
 import { fetchResults, type PortalClient, type Results } from '../portal/client.ts';
 import type { PageSize, Query } from '../portal/query.ts';
 import { canInline, type QueryRef } from './callback-data.ts';
+import type { BotContext } from './context.ts';
 import { lastPageOffset } from './paging.ts';
 import type { QueryStore } from './query-store.ts';
 
 export type Lookups = ReturnType<typeof createLookups>;
 
+/** Who asked, for the audit line: the update's user and chat, and how they asked. */
+export const asker = (ctx: BotContext, via: 'command' | 'button' | 'inline') => ({
+  userId: ctx.from?.id,
+  chatId: ctx.chat?.id,
+  via,
+});
+
 /** What every feature that shows results needs: button references to queries, and pages. */
-export const createLookups = ({ portal, queries }: { portal: PortalClient; queries: QueryStore }) => ({
+export const createLookups = ({ portal, queries, logger }: { portal: PortalClient; queries: QueryStore; logger: Logger }) => ({
   /** The query inside the button when it fits, else a short key to the store. */
   refFor: (query: Query): QueryRef => (canInline(query) ? { query } : { key: queries.save(query) }),
 
   resolve: (ref: QueryRef): Query | undefined => ('query' in ref ? ref.query : queries.load(ref.key)),
 
-  /** A page of results; a page past the end (the data moved) falls back to the last one. */
-  async fetchPage(query: Query, limit: PageSize, offset: number): Promise<Results> {
-    const results = await fetchResults(portal, query, { limit, offset });
-    const last = lastPageOffset(results.page.total, limit);
-    if (results.page.items.length === 0 && offset > last) return fetchResults(portal, query, { limit, offset: last });
-    return results;
+  /**
+   * A page of results; a page past the end (the data moved) falls back to the last one. Each
+   * lookup leaves one audit line: who, what, how many, how long.
+   */
+  async fetchPage(query: Query, limit: PageSize, offset: number, who: ReturnType<typeof asker>): Promise<Results> {
+    const started = performance.now();
+    const audit = { audit: true, ...who, resource: query.resource, filter: query.filter, value: query.value, limit, offset };
+    try {
+      let results = await fetchResults(portal, query, { limit, offset });
+      const last = lastPageOffset(results.page.total, limit);
+      if (results.page.items.length === 0 && offset > last) results = await fetchResults(portal, query, { limit, offset: last });
+      const ms = Math.round(performance.now() - started);
+      logger.info({ ...audit, results: results.page.items.length, total: results.page.total, ms }, 'lookup');
+      return results;
+    } catch (error) {
+      logger.info({ ...audit, failed: (error as Error).name, ms: Math.round(performance.now() - started) }, 'lookup');
+      throw error;
+    }
   },
 });

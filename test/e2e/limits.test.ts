@@ -42,13 +42,4 @@ describe('when Telegram refuses a call', () => {
     expect((await h.api.nextBotMessage(user.id)).text).toContain('Something went wrong');
     expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
   });
-
-  it('does not try to talk to a user who blocked the bot', async () => {
-    const user = h.api.createUser({ language_code: 'en' });
-    await h.ask(user, '/help');
-    h.api.blockBot(user.id);
-    h.api.sendText({ from: user, text: '/order 0007300100' });
-    await h.api.waitForIdle();
-    expect(h.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(2);
-  });
 });

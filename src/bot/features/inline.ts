@@ -4,7 +4,7 @@ import type { AccessOptions } from '../middleware/access.ts';
 import { isAllowedUser } from '../middleware/access.ts';
 import type { BotContext } from '../context.ts';
 import { parseInlineQuery } from '../lookup-args.ts';
-import type { Lookups } from '../lookups.ts';
+import { asker, type Lookups } from '../lookups.ts';
 import { renderInlineAnswer, renderInlineNoticeResult } from '../views/inline-answer.ts';
 
 /** Results are commercial data: personal to the user, and cached by Telegram only briefly. */
@@ -22,7 +22,7 @@ export const createInlineFeature = ({ lookups, access }: { lookups: Lookups; acc
     const args = parseInlineQuery(ctx.inlineQuery.query);
     if (!args.ok) return answer([renderInlineNoticeResult('usage', ctx.t)]);
     const offset = /^\d{1,7}$/.test(ctx.inlineQuery.offset) ? Number(ctx.inlineQuery.offset) : 0;
-    const results = await lookups.fetchPage(args.query, INLINE_PAGE_SIZE, offset);
+    const results = await lookups.fetchPage(args.query, INLINE_PAGE_SIZE, offset, asker(ctx, 'inline'));
     const view = renderInlineAnswer(results, ctx.t, ctx.fmt);
     return answer(view.results, view.nextOffset);
   });

@@ -2,7 +2,7 @@ import { Composer } from 'telegraf';
 import type { Resource } from '../../portal/query.ts';
 import type { BotContext } from '../context.ts';
 import { parseLookupArgs } from '../lookup-args.ts';
-import type { Lookups } from '../lookups.ts';
+import { asker, type Lookups } from '../lookups.ts';
 import { onCallback } from '../on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
 import { renderLookup } from '../views/lookup.ts';
@@ -16,7 +16,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
     const args = parseLookupArgs(resource, ctx.payload);
     if (!args.ok) return ctx.reply(renderUsage(resource, args, ctx.t), replyOptions(ctx));
     await ctx.sendChatAction('typing').catch(() => undefined);
-    const results = await lookups.fetchPage(args.query, ctx.pageSize, 0);
+    const results = await lookups.fetchPage(args.query, ctx.pageSize, 0, asker(ctx, 'command'));
     return replyView(ctx, renderLookup(results, lookups.refFor(args.query), ctx.t, ctx.fmt, now()));
   };
 
@@ -28,7 +28,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const query = lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce();
-      const results = await lookups.fetchPage(query, action.limit, action.offset);
+      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'));
       await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
   );
@@ -39,7 +39,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const query = lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce();
-      const results = await lookups.fetchPage(query, ctx.pageSize, 0);
+      const results = await lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, 'button'));
       await replyView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
   );

@@ -16,9 +16,14 @@ export const errorBoundary = (logger: Logger): MiddlewareFn<BotContext> => async
     await next();
   } catch (error) {
     const log = { err: error, updateId: ctx.update.update_id, chatId: ctx.chat?.id, userId: ctx.from?.id };
+    if (isUnreachableChat(error)) {
+      // Blocked by the user, or removed from the group: nothing to retry, nobody to tell.
+      logger.info(log, 'chat unreachable');
+      return;
+    }
     if (error instanceof PortalError) logger.warn(log, 'portal call failed');
     else logger.error(log, 'update failed');
-    if (isUnreachableChat(error) || !ctx.t) return;
+    if (!ctx.t) return;
     const text = renderError(error, ctx.t);
     try {
       if (ctx.inlineQuery) {
