@@ -4,7 +4,7 @@ import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Q
 
 // The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
 //   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
-//   r:<limit>:<offset>:<index>:<part>:<ref>    one record of a page  (rr: the same, refreshed)
+//   r:<limit>:<offset>:<index>:<part>:<id>:<ref>  one record of a page, <id> its fingerprint (rr: refreshed)
 //   x:<ref>                                    a new lookup (a cross-link)
 //   l:<locale>  lg:<locale>  z:<page size>     settings: own language, the group's, page size
 //   n                                          the page indicator, which does nothing
@@ -15,7 +15,7 @@ export const CALLBACK_DATA_MAX_BYTES = 64;
 export type QueryRef = { key: string } | { query: Query };
 export type CallbackAction =
   | { type: 'page'; ref: QueryRef; limit: PageSize; offset: number; refresh: boolean }
-  | { type: 'record'; ref: QueryRef; limit: PageSize; offset: number; index: number; part: number; refresh: boolean }
+  | { type: 'record'; ref: QueryRef; limit: PageSize; offset: number; index: number; part: number; id: string; refresh: boolean }
   | { type: 'lookup'; ref: QueryRef }
   | { type: 'language'; locale: Locale; scope: 'user' | 'chat' }
   | { type: 'pageSize'; pageSize: PageSize }
@@ -25,7 +25,7 @@ const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 /** The longest text before a <ref>: a refreshed record at the largest numbers the codec takes. */
-const LONGEST_PREFIX = 'rr:20:9999999:99:99:';
+const LONGEST_PREFIX = 'rr:20:9999999:99:99:XXXXXX:';
 
 const encodeRef = (ref: QueryRef): string => {
   if ('key' in ref) return `@${ref.key}`;
@@ -50,17 +50,18 @@ const ref = z.string().transform((text, ctx): QueryRef => {
 const pageSize = z.coerce.number().pipe(z.union(PAGE_SIZES.map((size) => z.literal(size))));
 const whole = (digits: number) => z.string().regex(new RegExp(`^\\d{1,${digits}}$`)).transform(Number);
 const locale = z.enum(LOCALES);
+const recordId = z.string().regex(/^[\w-]{6}$/);
 
 /** Each action's fields after its tag, in order; the last field may hold colons (a <ref>). */
 const LAYOUTS = {
   p: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'page' as const, limit, offset, ref: r, refresh: false })),
   pr: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'page' as const, limit, offset, ref: r, refresh: true })),
   r: z
-    .tuple([pageSize, whole(7), whole(2), whole(2), ref])
-    .transform(([limit, offset, index, part, r]) => ({ type: 'record' as const, limit, offset, index, part, ref: r, refresh: false })),
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, part, id, r]) => ({ type: 'record' as const, limit, offset, index, part, id, ref: r, refresh: false })),
   rr: z
-    .tuple([pageSize, whole(7), whole(2), whole(2), ref])
-    .transform(([limit, offset, index, part, r]) => ({ type: 'record' as const, limit, offset, index, part, ref: r, refresh: true })),
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, part, id, r]) => ({ type: 'record' as const, limit, offset, index, part, id, ref: r, refresh: true })),
   x: z.tuple([ref]).transform(([r]) => ({ type: 'lookup' as const, ref: r })),
   l: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'user' as const })),
   lg: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'chat' as const })),
@@ -72,7 +73,7 @@ const encode = (action: CallbackAction): string => {
     case 'page':
       return `${action.refresh ? 'pr' : 'p'}:${action.limit}:${action.offset}:${encodeRef(action.ref)}`;
     case 'record':
-      return `${action.refresh ? 'rr' : 'r'}:${action.limit}:${action.offset}:${action.index}:${action.part}:${encodeRef(action.ref)}`;
+      return `${action.refresh ? 'rr' : 'r'}:${action.limit}:${action.offset}:${action.index}:${action.part}:${action.id}:${encodeRef(action.ref)}`;
     case 'lookup':
       return `x:${encodeRef(action.ref)}`;
     case 'language':

@@ -33,13 +33,13 @@ export const createBot = ({ token, config, portal, store, logger, demo, now = ()
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot } });
   const lookups = createLookups({ portal, queries: store.queries, logger });
 
-  bot.use(contextMiddleware({ ...config, settings: store.settings }));
   bot.use(telegramRetry({ logger }));
-  bot.use(errorBoundary(logger));
+  bot.use(errorBoundary(logger, config.defaultLanguage));
+  bot.use(contextMiddleware({ ...config, settings: store.settings }));
   bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
   bot.use(accessMiddleware(config.access));
   bot.use(createStartFeature({ demo }));
-  bot.use(createSettingsFeature({ settings: store.settings }));
+  bot.use(createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }));
   bot.use(createLookupFeature({ lookups, now }));
   bot.use(createRecordFeature({ lookups, now }));
   bot.use(createInlineFeature({ lookups, access: config.access }));

@@ -23,16 +23,17 @@ export const createLookups = ({ portal, queries, logger }: { portal: PortalClien
   resolve: (ref: QueryRef): Query | undefined => ('query' in ref ? ref.query : queries.load(ref.key)),
 
   /**
-   * A page of results; a page past the end (the data moved) falls back to the last one. Each
-   * lookup leaves one audit line: who, what, how many, how long.
+   * A page of results; a page past the end (the data moved) falls back to the last one, unless
+   * `exact` (a record button wants its own page or nothing). Each lookup leaves one audit line:
+   * who, what, how many, how long.
    */
-  async fetchPage(query: Query, limit: PageSize, offset: number, who: ReturnType<typeof asker>): Promise<Results> {
+  async fetchPage(query: Query, limit: PageSize, offset: number, who: ReturnType<typeof asker>, exact = false): Promise<Results> {
     const started = performance.now();
     const audit = { audit: true, ...who, resource: query.resource, filter: query.filter, value: query.value, limit, offset };
     try {
       let results = await fetchResults(portal, query, { limit, offset });
       const last = lastPageOffset(results.page.total, limit);
-      if (results.page.items.length === 0 && offset > last) results = await fetchResults(portal, query, { limit, offset: last });
+      if (!exact && results.page.items.length === 0 && offset > last) results = await fetchResults(portal, query, { limit, offset: last });
       const ms = Math.round(performance.now() - started);
       logger.info({ ...audit, results: results.page.items.length, total: results.page.total, ms }, 'lookup');
       return results;

@@ -24,8 +24,8 @@ describe('callback data codec', () => {
 
   it.each([
     [{ type: 'page', limit: 10, offset: 30, ref: { key: 'k1' }, refresh: true }, 'pr:10:30:@k1'],
-    [{ type: 'record', limit: 5, offset: 10, index: 3, part: 2, ref: { key: 'k1' }, refresh: false }, 'r:5:10:3:2:@k1'],
-    [{ type: 'record', limit: 20, offset: 0, index: 19, part: 0, ref: { query: { resource: 'specification', filter: 'SPECIFICATION_NUMBER', value: '12' } }, refresh: true }, 'rr:20:0:19:0:s1=12'],
+    [{ type: 'record', limit: 5, offset: 10, index: 3, part: 2, id: 'Ab_-9z', ref: { key: 'k1' }, refresh: false }, 'r:5:10:3:2:Ab_-9z:@k1'],
+    [{ type: 'record', limit: 20, offset: 0, index: 19, part: 0, id: 'abcdef', ref: { query: { resource: 'specification', filter: 'SPECIFICATION_NUMBER', value: '12' } }, refresh: true }, 'rr:20:0:19:0:abcdef:s1=12'],
     [{ type: 'lookup', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'x:o0=0007300100'],
     [{ type: 'language', locale: 'en', scope: 'user' }, 'l:en'],
     [{ type: 'language', locale: 'ru', scope: 'chat' }, 'lg:ru'],
@@ -67,6 +67,8 @@ describe('callback data codec', () => {
     'p:5:99999999:o0=1',
     'drop table',
     'r:5:0:1:@k',
+    'r:5:0:1:0:@k',
+    'r:5:0:1:0:toolong1:@k',
     'r:5:0:100:0:@k',
     'x:',
     'l:de',

@@ -71,6 +71,30 @@ describe('opening a record from a results page', () => {
   });
 });
 
+describe('when the data moved under a record button', () => {
+  it('opens the record the button was made for, wherever it now stands on the page', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const list = await h.ask(user, '/order status production');
+    const third = h.button(list, '3');
+    const expected = (await h.press(user, list, third)).message?.text.split('\n')[0];
+    const back = await h.ask(user, '/order status production');
+    // The same record, as if it had moved from place 3 to place 1.
+    const moved = third.replace(/^r:5:0:2:/, 'r:5:0:0:');
+    const { message } = await h.press(user, back, moved, true);
+    expect(message?.text.split('\n')[0]).toBe(expected);
+    expect(expected).toMatch(/^Заказ № \d{10}/);
+  });
+
+  it('says the record is gone when the page no longer has it, never shows another', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const list = await h.ask(user, '/order status production');
+    const gone = h.button(list, '2').replace(/:[\w-]{6}:o/, ':ZZZZZZ:o');
+    const { message } = await h.press(user, list, gone, true);
+    expect(message?.text).not.toMatch(/Заказ №/);
+    expect(message?.buttons.map((button) => button.text)).toEqual(['◀ К списку']);
+  });
+});
+
 describe('cross-links', () => {
   it('opens a related production request of a specification as a new message', async () => {
     const user = h.api.createUser({ language_code: 'en' });
@@ -140,7 +164,7 @@ describe('refresh', () => {
   it('says the record is gone when the page no longer has it, with a way back', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const list = await h.ask(user, '/order 0007300100');
-    const { answer, message } = await h.press(user, list, 'r:5:0:4:0:o0=0007300100', true);
+    const { answer, message } = await h.press(user, list, 'r:5:0:4:0:AAAAAA:o0=0007300100', true);
     expect(answer).toBeDefined();
     expect(labels(message)).toEqual(['◀ Back to list']);
     const back = await h.press(user, message!, h.button(message, '◀ Back to list'));

@@ -5,6 +5,8 @@ import { onCallback } from '../on-callback.ts';
 import { editView } from '../reply.ts';
 import { renderRecord } from '../views/record.ts';
 import { renderRecordGone } from '../views/notices.ts';
+import type { Order, Specification } from '../../portal/schemas.ts';
+import { recordId } from '../record-id.ts';
 
 /** One record of a results page opened in full, in the same message, and its own pages. */
 export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: () => Date }) => {
@@ -13,10 +15,13 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
     onCallback('record', async (ctx, action) => {
       const query = lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
-      await ctx.answerOnce();
-      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'));
+      await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
+      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), true);
+      // The record the button was made for, at its place or moved within the page; else it is gone.
+      const items: Array<Order | Specification> = results.page.items;
+      const index = recordId(items[action.index] ?? items[0]!) === action.id ? action.index : items.findIndex((item) => recordId(item) === action.id);
       const refs = { list: action.ref, refFor: lookups.refFor };
-      const view = renderRecord(results, action, refs, ctx.t, ctx.fmt, now());
+      const view = index < 0 ? undefined : renderRecord(results, { index, part: action.part }, refs, ctx.t, ctx.fmt, now());
       await editView(ctx, view ?? renderRecordGone(action, ctx.t));
     }),
   );

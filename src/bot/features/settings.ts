@@ -1,4 +1,5 @@
 import { Composer } from 'telegraf';
+import { resolveLocale, type Locale } from '../../i18n.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { onCallback } from '../on-callback.ts';
@@ -6,20 +7,26 @@ import { editView, replyOptions, replyView } from '../reply.ts';
 import { renderLanguageChoice, renderPageSizeChoice, renderSettings } from '../views/settings.ts';
 
 const ADMIN_STATUSES = new Set(['creator', 'administrator']);
+/** Telegram's stand-in sender for a group admin who writes anonymously. */
+const GROUP_ANONYMOUS_BOT = 1087968824;
 
 /** /lang, /pagesize and /settings. A group's language is set by the group's admins. */
-export const createSettingsFeature = ({ settings }: { settings: SettingsStore }) => {
+export const createSettingsFeature = ({ settings, defaultLanguage }: { settings: SettingsStore; defaultLanguage: Locale }) => {
   const feature = new Composer<BotContext>();
   const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
   const isAdmin = async (ctx: BotContext) => {
     if (!ctx.chat || !ctx.from) return false;
+    // Only an admin can write as the group itself; the anonymous sender has no membership to ask about.
+    if (ctx.from.id === GROUP_ANONYMOUS_BOT) return ctx.message?.sender_chat?.id === ctx.chat.id;
     const member = await ctx.telegram.getChatMember(ctx.chat.id, ctx.from.id);
     return ADMIN_STATUSES.has(member.status);
   };
 
   feature.command('settings', (ctx) => {
     const groupLocale = inGroup(ctx) ? settings.chatLocale(ctx.chat.id) : undefined;
-    return ctx.reply(renderSettings({ locale: ctx.locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t), replyOptions(ctx));
+    // The user's own language, which the group's (if set) overrides in this chat.
+    const locale = settings.user(ctx.from.id).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
+    return ctx.reply(renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t), replyOptions(ctx));
   });
 
   feature.command('lang', async (ctx) => {

@@ -5,7 +5,7 @@ import { renderHelp, renderWelcome } from '../views/notices.ts';
 
 export const createStartFeature = (options: { demo: boolean }) => {
   const feature = new Composer<BotContext>();
-  feature.start((ctx) => ctx.reply(renderWelcome(options.demo, ctx.t), replyOptions(ctx)));
-  feature.help((ctx) => ctx.reply(renderHelp(ctx.t), replyOptions(ctx)));
+  feature.start((ctx) => ctx.reply(renderWelcome(options.demo, ctx.t, ctx.me), replyOptions(ctx)));
+  feature.help((ctx) => ctx.reply(renderHelp(ctx.t, ctx.me), replyOptions(ctx)));
   return feature;
 };

@@ -1,5 +1,6 @@
 import type { MiddlewareFn } from 'telegraf';
 import type { Logger } from 'pino';
+import { createTranslator, type Locale } from '../../i18n.ts';
 import { PortalError } from '../../portal/errors.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
@@ -7,35 +8,46 @@ import { isUnreachableChat } from '../telegram-errors.ts';
 import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
 
+/** Answers a button press with an alert unless something answered it already; true if this did. */
+const alert = async (ctx: BotContext, text: string): Promise<boolean> => {
+  if (ctx.answerOnce) return ctx.answerOnce(text, true);
+  await ctx.answerCbQuery(text, { show_alert: true });
+  return true;
+};
+
 /**
- * The one place failures become words. A button press is answered (with an alert when nothing
- * answered it yet); a command gets a reply. The log keeps the details, the user never a stack.
+ * The one place failures become words, installed first. A button press is answered (with an alert
+ * when nothing answered it yet), an inline query gets a "failed" result, a command a reply. The
+ * log keeps the details, the user never a stack.
  */
-export const errorBoundary = (logger: Logger): MiddlewareFn<BotContext> => async (ctx, next) => {
-  try {
-    await next();
-  } catch (error) {
-    const log = { err: error, updateId: ctx.update.update_id, chatId: ctx.chat?.id, userId: ctx.from?.id };
-    if (isUnreachableChat(error)) {
-      // Blocked by the user, or removed from the group: nothing to retry, nobody to tell.
-      logger.info(log, 'chat unreachable');
-      return;
-    }
-    if (error instanceof PortalError) logger.warn(log, 'portal call failed');
-    else logger.error(log, 'update failed');
-    if (!ctx.t) return;
-    const text = renderError(error, ctx.t);
+export const errorBoundary = (logger: Logger, defaultLanguage: Locale): MiddlewareFn<BotContext> => {
+  const fallback = createTranslator(defaultLanguage);
+  return async (ctx, next) => {
     try {
-      if (ctx.inlineQuery) {
-        // Not cached: the next keystroke should ask the portal again.
-        await ctx.answerInlineQuery([renderInlineNoticeResult('failed', ctx.t)], { cache_time: 0, is_personal: true });
+      await next();
+    } catch (error) {
+      const log = { err: error, updateId: ctx.update.update_id, chatId: ctx.chat?.id, userId: ctx.from?.id };
+      if (isUnreachableChat(error)) {
+        // Blocked by the user, or removed from the group: nothing to retry, nobody to tell.
+        logger.info(log, 'chat unreachable');
         return;
       }
-      // An unanswered button press gets an alert; one already answered gets a message instead.
-      if (ctx.callbackQuery && (await ctx.answerOnce(text, true))) return;
-      if (ctx.chat) await ctx.reply(text, replyOptions(ctx));
-    } catch (replyError) {
-      logger.error({ err: replyError, updateId: ctx.update.update_id }, 'could not tell the user about a failure');
+      if (error instanceof PortalError) logger.warn(log, 'portal call failed');
+      else logger.error(log, 'update failed');
+      // Before the context middleware ran (say the store failed), speak the default language.
+      const t = ctx.t ?? fallback;
+      const text = renderError(error, t);
+      try {
+        if (ctx.inlineQuery) {
+          // Not cached: the next keystroke should ask the portal again.
+          await ctx.answerInlineQuery([renderInlineNoticeResult('failed', t)], { cache_time: 0, is_personal: true });
+          return;
+        }
+        if (ctx.callbackQuery && (await alert(ctx, text))) return;
+        if (ctx.chat) await ctx.reply(text, replyOptions(ctx));
+      } catch (replyError) {
+        logger.error({ err: replyError, updateId: ctx.update.update_id }, 'could not tell the user about a failure');
+      }
     }
-  }
+  };
 };

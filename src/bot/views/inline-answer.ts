@@ -17,7 +17,7 @@ const toArticle = ({ id, title, description, text }: Rendered): InlineQueryResul
 /** One article per record, and the offset of the next page when there is one. */
 export const renderInlineAnswer = (results: Results, t: Translate, fmt: Formatter) => {
   const { query, page, paging } = results;
-  if (page.items.length === 0) return { results: [toArticle(renderInlineNotice('nothingFound', t, { query }))], nextOffset: '' };
+  if (page.items.length === 0) return { results: [toArticle(renderInlineNotice('nothingFound', t, { query }, fmt))], nextOffset: '' };
   const next = paging.offset + page.items.length;
   return {
     results: page.items.map((record) => toArticle(renderInlineResult(query, record, t, fmt))),

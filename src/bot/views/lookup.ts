@@ -6,6 +6,8 @@ import { packCallback, type QueryRef } from '../callback-data.ts';
 import { renderPager } from './pager.ts';
 import { renderNothingFound, renderResultsText } from './results.ts';
 import type { View } from './view.ts';
+import type { Order, Specification } from '../../portal/schemas.ts';
+import { recordId } from '../record-id.ts';
 
 const OPEN_BUTTONS_PER_ROW = 5;
 
@@ -22,9 +24,9 @@ export const renderLookup = (
 ): View => {
   if (page.items.length === 0) return { text: renderNothingFound(query, t, fmt), keyboard: [] };
   const window = { offset: paging.offset, limit: paging.limit, total: Math.max(page.total, paging.offset + page.items.length) };
-  const open: InlineKeyboardButton[] = page.items.map((_, index) => ({
+  const open: InlineKeyboardButton[] = page.items.map((record: Order | Specification, index) => ({
     text: t('buttons.openRecord', { n: paging.offset + index + 1 }),
-    callback_data: packCallback({ type: 'record', ref, limit: paging.limit, offset: paging.offset, index, part: 0, refresh: false }),
+    callback_data: packCallback({ type: 'record', ref, ...paging, index, part: 0, id: recordId(record), refresh: false }),
   }));
   const rows: InlineKeyboardButton[][] = [];
   for (let start = 0; start < open.length; start += OPEN_BUTTONS_PER_ROW) rows.push(open.slice(start, start + OPEN_BUTTONS_PER_ROW));

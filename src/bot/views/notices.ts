@@ -35,10 +35,11 @@ export const renderError = (error: unknown, t: Translate): string => {
   return t('errors.unexpected');
 };
 
-export const renderWelcome = (demo: boolean, t: Translate): string =>
-  [t('start.greeting'), demo ? t('start.demo') : undefined, t('help.text')].filter(Boolean).join('\n\n');
+/** The help, with the bot's @username in the inline-mode examples. */
+export const renderHelp = (t: Translate, botUsername: string): string => t('help.text', { bot: escapeHtml(botUsername) });
 
-export const renderHelp = (t: Translate): string => t('help.text');
+export const renderWelcome = (demo: boolean, t: Translate, botUsername: string): string =>
+  [t('start.greeting'), demo ? t('start.demo') : undefined, renderHelp(t, botUsername)].filter(Boolean).join('\n\n');
 
 /** The record a button pointed at is no longer at its place in the results (the data moved). */
 export const renderRecordGone = (

@@ -8,6 +8,7 @@ import { packCallback, type QueryRef } from '../callback-data.ts';
 import { renderOrderDetails } from './order-details.ts';
 import { renderSpecDetails } from './spec-full.ts';
 import type { View } from './view.ts';
+import { recordId } from '../record-id.ts';
 
 const MAX_MATERIAL_ROWS = 10;
 const MAX_REQUEST_BUTTONS = 12;
@@ -39,7 +40,7 @@ export const renderRecord = (
       ? renderOrderDetails(item as Order, place.part, t, fmt, fetchedAt)
       : renderSpecDetails(item as Specification, place.part, t, fmt, fetchedAt);
   const at = (part: number, refresh = false) =>
-    packCallback({ type: 'record', ref: refs.list, ...results.paging, index: place.index, part, refresh });
+    packCallback({ type: 'record', ref: refs.list, ...results.paging, index: place.index, part, id: recordId(item), refresh });
   const lookup = (query: Query) => packCallback({ type: 'lookup', ref: refs.refFor(query) });
 
   const requests: InlineKeyboardButton[] = details.relatedOrders.slice(0, MAX_REQUEST_BUTTONS).map((sapId) => ({
