@@ -42,6 +42,22 @@ const envSchema = z.object({
   TELEGRAM_API_ROOT: url('a Bot API server').transform((value) => value ?? 'https://api.telegram.org'),
   PORTAL_URL: url('the portal').transform((value) => value?.replace(/\/+$/, '')),
   PORTAL_TOKEN: optionalText,
+  PORTAL_TOKEN_FILE: optionalText,
+  PORTAL_CACHE_SECONDS: z
+    .string()
+    .default('30')
+    .transform(Number)
+    .pipe(z.number().int('must be a whole number of seconds').min(0).max(3600)),
+  CONCURRENCY: z
+    .string()
+    .default('50')
+    .transform(Number)
+    .pipe(z.number().int('must be a whole number').min(1).max(1000)),
+  SHUTDOWN_GRACE_MS: z
+    .string()
+    .default('10000')
+    .transform(Number)
+    .pipe(z.number().int('must be a whole number of milliseconds').min(0).max(120_000)),
   PORTAL_TIMEOUT_MS: z
     .string()
     .default('10000')
@@ -65,6 +81,19 @@ const envSchema = z.object({
     .default('30')
     .transform(Number)
     .pipe(z.number().int('must be a whole number').min(1).max(10_000)),
+  WEBHOOK_URL: optionalText.refine((value) => value === undefined || /^https:\/\/[^\s]+$/.test(value), 'must be an https:// URL (Telegram only calls https)'),
+  WEBHOOK_SECRET: optionalText.refine(
+    (value) => value === undefined || /^[A-Za-z0-9_-]{1,256}$/.test(value),
+    'must be 1–256 characters of A–Z, a–z, 0–9, _ and -',
+  ),
+  PORT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a TCP port number')
+      .transform(Number)
+      .pipe(z.number().max(65_535, 'must be a TCP port number'))
+      .optional(),
+  ),
   DATA_DIR: z
     .string()
     .default('data')
@@ -88,12 +117,23 @@ export type Config = {
   botToken: string | undefined;
   telegramApiRoot: string;
   /** `demo`: no portal configured, the embedded demo portal answers. */
-  portal: { kind: 'remote'; url: string; token: string; timeoutMs: number } | { kind: 'demo'; timeoutMs: number };
+  portal: (
+    | { kind: 'remote'; url: string; token: string | undefined; tokenFile: string | undefined }
+    | { kind: 'demo' }
+  ) & { timeoutMs: number; cacheTtlMs: number };
+  /** Updates handled at once, across chats (in order within a chat). */
+  concurrency: number;
+  /** How long a stop waits for updates in flight. */
+  shutdownGraceMs: number;
   access: { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
   defaultLanguage: Locale;
   pageSize: PageSize;
   /** Queries a user may send in a minute before being asked to slow down. */
   floodLimitPerMinute: number;
+  /** Webhook mode when set: Telegram posts updates to this https URL (PORT required). */
+  webhook: { url: string; secret: string | undefined } | undefined;
+  /** Where /healthz, /readyz, /metrics (and the webhook) listen; none when unset. */
+  port: number | undefined;
   /** Where the store (settings, button state) lives; created on first start. */
   dataDir: string;
   /** The time zone of the people using the bot, for "updated 14:05". */
@@ -118,8 +158,9 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   }
   const e = parsed.data;
   const problems: string[] = [];
-  if (e.PORTAL_URL && !e.PORTAL_TOKEN) problems.push('PORTAL_TOKEN: required when PORTAL_URL is set');
-  if (!e.PORTAL_URL && e.PORTAL_TOKEN) problems.push('PORTAL_URL: required when PORTAL_TOKEN is set');
+  const hasToken = Boolean(e.PORTAL_TOKEN || e.PORTAL_TOKEN_FILE);
+  if (e.PORTAL_URL && !hasToken) problems.push('PORTAL_TOKEN: required when PORTAL_URL is set (or PORTAL_TOKEN_FILE)');
+  if (!e.PORTAL_URL && hasToken) problems.push('PORTAL_URL: required when PORTAL_TOKEN or PORTAL_TOKEN_FILE is set');
   const listsEmpty = e.ALLOWED_USER_IDS.size === 0 && e.ALLOWED_CHAT_IDS.size === 0;
   if (e.PORTAL_URL && listsEmpty && !e.ALLOW_ANYONE) {
     problems.push(
@@ -127,19 +168,28 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
         'list who may use the bot, or set ALLOW_ANYONE=true to open it to everyone',
     );
   }
+  if (e.WEBHOOK_URL && e.PORT === undefined) problems.push('PORT: required with WEBHOOK_URL (where Telegram’s requests arrive)');
+  if (e.WEBHOOK_URL && !e.BOT_TOKEN) problems.push('BOT_TOKEN: required with WEBHOOK_URL');
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     botToken: e.BOT_TOKEN,
     telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
-    portal:
-      e.PORTAL_URL && e.PORTAL_TOKEN
-        ? { kind: 'remote', url: e.PORTAL_URL, token: e.PORTAL_TOKEN, timeoutMs: e.PORTAL_TIMEOUT_MS }
-        : { kind: 'demo', timeoutMs: e.PORTAL_TIMEOUT_MS },
+    portal: {
+      ...(e.PORTAL_URL
+        ? { kind: 'remote' as const, url: e.PORTAL_URL, token: e.PORTAL_TOKEN, tokenFile: e.PORTAL_TOKEN_FILE }
+        : { kind: 'demo' as const }),
+      timeoutMs: e.PORTAL_TIMEOUT_MS,
+      cacheTtlMs: e.PORTAL_CACHE_SECONDS * 1000,
+    },
+    concurrency: e.CONCURRENCY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     // The demo portal holds no real data: anyone may use it.
     access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
     defaultLanguage: e.DEFAULT_LANGUAGE as Locale,
     pageSize: e.PAGE_SIZE as PageSize,
     floodLimitPerMinute: e.FLOOD_LIMIT_PER_MINUTE,
+    webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : undefined,
+    port: e.PORT,
     dataDir: e.DATA_DIR,
     timeZone: e.TIME_ZONE,
     logLevel: e.LOG_LEVEL,

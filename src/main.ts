@@ -1,54 +1,46 @@
-import { randomBytes } from 'node:crypto';
-import { pino } from 'pino';
 import { createBot } from './bot/create-bot.ts';
 import { setCommandMenus } from './bot/commands-menu.ts';
+import { openPortal } from './app/portal.ts';
+import { startReceiving } from './app/telegram.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { runConsoleChat } from './console/console-chat.ts';
-import { startDemoPortal } from './demo/portal-server.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
-import { createPortalClient } from './portal/client.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import { createBotMetrics } from './server/bot-metrics.ts';
+import { createLogger } from './server/redact.ts';
 import { StoreVersionError } from './store/migrations.ts';
+import { openSqliteStore } from './store/sqlite-store.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
-// bot → polling (or the console chat), and the signals that stop it.
+// store → bot → updates (polling, webhook or the console chat), and the signals that stop it.
 
-const readConfig = () => {
-  try {
-    return parseConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
+/** A configuration the bot cannot run with: said on stderr, exit status 2. */
+const refuse: (error: unknown) => never = (error) => {
+  if (!(error instanceof ConfigError || error instanceof StoreVersionError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(2);
 };
 
-const config = readConfig();
+let config: ReturnType<typeof parseConfig>;
+try {
+  config = parseConfig(process.env);
+} catch (error) {
+  refuse(error);
+}
 const consoleMode = config.botToken === undefined;
+const secrets: string[] = [config.botToken ?? '', config.webhook?.secret ?? ''];
+if (config.portal.kind === 'remote') secrets.push(config.portal.token ?? '');
 // In the console chat the log shares the terminal: only warnings unless asked for more.
-const logger = pino({ level: config.logLevel ?? (consoleMode ? 'warn' : 'info') }, pino.destination(2));
-
-// No portal configured: the embedded demo portal answers, on loopback, with a token of its own.
-const startPortal = async () => {
-  if (config.portal.kind === 'remote') return { ...config.portal, demo: undefined };
-  const token = randomBytes(16).toString('hex');
-  const demo = await startDemoPortal({ token });
-  return { url: demo.url, token, timeoutMs: config.portal.timeoutMs, demo };
-};
-const { demo, ...target } = await startPortal();
-const portal = createPortalClient({ baseUrl: target.url, token: target.token, timeoutMs: target.timeoutMs });
-const openStore = () => {
-  try {
-    return openSqliteStore({ dataDir: config.dataDir });
-  } catch (error) {
-    if (!(error instanceof StoreVersionError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  }
-};
-const store = openStore();
+const logger = createLogger({ level: config.logLevel ?? (consoleMode ? 'warn' : 'info'), secrets: secrets.filter(Boolean) });
+const metrics = createBotMetrics();
+const portal = await openPortal(config.portal, logger, metrics);
+let store: ReturnType<typeof openSqliteStore>;
+try {
+  store = openSqliteStore({ dataDir: config.dataDir });
+} catch (error) {
+  refuse(error);
+}
 const botFor = (token: string, telegramApiRoot: string) =>
-  createBot({ token, config: { ...config, telegramApiRoot }, portal, store, logger, demo: demo !== undefined });
+  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined });
 
 if (consoleMode) {
   const languageCode = process.env.LANG?.slice(0, 2);
@@ -58,30 +50,38 @@ if (consoleMode) {
     output: process.stdout,
     languageCode,
     intro: t('console.intro'),
+    logger,
     createBot: (apiRoot, token) => botFor(token, apiRoot),
   });
   store.close();
-  await demo?.close();
+  await portal.demo?.close();
 } else {
   const bot = botFor(config.botToken!, config.telegramApiRoot);
-  const stop = async (signal: string) => {
-    logger.info({ signal }, 'stopping');
-    bot.stop(signal);
-    store.close();
-    await demo?.close();
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  bot
-    .launch(() => {
-      logger.info({ username: bot.botInfo?.username, demo: demo !== undefined }, 'polling for updates');
-      setCommandMenus(bot.telegram, config.defaultLanguage).catch((error: unknown) =>
-        logger.warn({ err: error }, 'could not set the command menus'),
-      );
-    })
-    .catch((error: unknown) => {
-      logger.fatal({ err: error }, 'the bot could not start');
-      process.exitCode = 1;
-      void demo?.close();
-    });
+  const probe = setInterval(() => void portal.probe(), 60_000).unref();
+  let receiving: Awaited<ReturnType<typeof startReceiving>> | undefined;
+  let stopping: Promise<void> | undefined;
+  const stop = (reason: string, exitCode: number) =>
+    (stopping ??= (async () => {
+      logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
+      clearInterval(probe);
+      await receiving?.stop(config.shutdownGraceMs);
+      store.close();
+      await portal.demo?.close();
+      logger.info('stopped');
+      process.exit(exitCode);
+    })());
+  process.once('SIGINT', () => void stop('SIGINT', 0));
+  process.once('SIGTERM', () => void stop('SIGTERM', 0));
+  try {
+    receiving = await startReceiving({ bot, config: config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
+  } catch (error) {
+    logger.fatal({ err: error }, 'the bot could not start');
+    await stop('start failed', 1);
+  }
+  void portal.probe();
+  setCommandMenus(bot.telegram, config.defaultLanguage).catch((error: unknown) => logger.warn({ err: error }, 'could not set the command menus'));
+  receiving?.done.catch((error: unknown) => {
+    logger.fatal({ err: error }, 'Telegram refused the bot for good');
+    void stop('telegram refused', 1);
+  });
 }

@@ -15,7 +15,10 @@ describe('parseConfig', () => {
   it('runs with no configuration at all: console chat on the demo portal, open to anyone', () => {
     const config = parseConfig({});
     expect(config.botToken).toBeUndefined();
-    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000 });
+    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, cacheTtlMs: 30_000 });
+    expect(config.webhook).toBeUndefined();
+    expect(config.port).toBeUndefined();
+    expect(config.concurrency).toBe(50);
     expect(config.access.anyone).toBe(true);
     expect(config.defaultLanguage).toBe('ru');
     expect(config.pageSize).toBe(5);
@@ -36,7 +39,7 @@ describe('parseConfig', () => {
       PAGE_SIZE: '20',
       PORTAL_TIMEOUT_MS: '2500',
     });
-    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', timeoutMs: 2500 });
+    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, cacheTtlMs: 30_000 });
     expect([...config.access.userIds]).toEqual([1, 22, 333]);
     expect([...config.access.chatIds]).toEqual([-1001234567890]);
     expect(config.access.anyone).toBe(false);
@@ -70,6 +73,21 @@ describe('parseConfig', () => {
     }
     expect(text).toContain('5, 10, 20');
     expect(text).toContain('abc');
+  });
+
+  it('switches to a webhook with WEBHOOK_URL, which needs PORT', () => {
+    const token = '123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123';
+    const config = parseConfig({ BOT_TOKEN: token, WEBHOOK_URL: 'https://bot.example/hook', WEBHOOK_SECRET: 's3cret', PORT: '8080' });
+    expect(config.webhook).toEqual({ url: 'https://bot.example/hook', secret: 's3cret' });
+    expect(config.port).toBe(8080);
+    expect(problemsOf({ BOT_TOKEN: token, WEBHOOK_URL: 'https://bot.example/hook' })).toEqual([expect.stringContaining('PORT')]);
+    expect(problemsOf({ BOT_TOKEN: token, WEBHOOK_URL: 'http://bot.example/hook', PORT: '8080' })).toEqual([expect.stringContaining('https')]);
+    expect(problemsOf({ PORT: '99999' })).toEqual([expect.stringContaining('PORT')]);
+  });
+
+  it('takes the portal token from a file instead', () => {
+    const config = parseConfig({ PORTAL_URL: 'https://portal.example', PORTAL_TOKEN_FILE: '/run/secrets/portal', ALLOW_ANYONE: 'true' });
+    expect(config.portal).toMatchObject({ kind: 'remote', token: undefined, tokenFile: '/run/secrets/portal' });
   });
 
   it('wants the portal URL and token together', () => {

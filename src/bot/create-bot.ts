@@ -1,7 +1,7 @@
 import { Telegraf } from 'telegraf';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { PortalClient } from '../portal/client.ts';
+import type { BotMetrics } from '../server/bot-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
 import { createFallbackFeature } from './features/fallback.ts';
@@ -10,7 +10,8 @@ import { createLookupFeature } from './features/lookup.ts';
 import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
 import { createStartFeature } from './features/start.ts';
-import { createLookups } from './lookups.ts';
+import { createLookups, type LookupPortal } from './lookups.ts';
+import { updateMetrics } from './middleware/update-metrics.ts';
 import { accessMiddleware } from './middleware/access.ts';
 import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
@@ -20,7 +21,8 @@ import { telegramRetry } from './middleware/telegram-retry.ts';
 export type BotDeps = {
   token: string;
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute'>;
-  portal: PortalClient;
+  portal: LookupPortal;
+  metrics?: BotMetrics;
   store: Pick<Store, 'queries' | 'settings'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
@@ -29,10 +31,11 @@ export type BotDeps = {
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot } });
   const lookups = createLookups({ portal, queries: store.queries, logger });
 
+  if (metrics) bot.use(updateMetrics(metrics));
   bot.use(telegramRetry({ logger }));
   bot.use(errorBoundary(logger, config.defaultLanguage));
   bot.use(contextMiddleware({ ...config, settings: store.settings }));

@@ -16,7 +16,10 @@ export const asker = (ctx: BotContext, via: 'command' | 'button' | 'inline') => 
 });
 
 /** What every feature that shows results needs: button references to queries, and pages. */
-export const createLookups = ({ portal, queries, logger }: { portal: PortalClient; queries: QueryStore; logger: Logger }) => ({
+/** The portal, and where it caches, a way past the cache for Refresh. */
+export type LookupPortal = PortalClient & { fresh?: PortalClient };
+
+export const createLookups = ({ portal, queries, logger }: { portal: LookupPortal; queries: QueryStore; logger: Logger }) => ({
   /** The query inside the button when it fits, else a short key to the store. */
   refFor: (query: Query): QueryRef => (canInline(query) ? { query } : { key: queries.save(query) }),
 
@@ -24,16 +27,23 @@ export const createLookups = ({ portal, queries, logger }: { portal: PortalClien
 
   /**
    * A page of results; a page past the end (the data moved) falls back to the last one, unless
-   * `exact` (a record button wants its own page or nothing). Each lookup leaves one audit line:
-   * who, what, how many, how long.
+   * `exact` (a record button wants its own page or nothing); `fresh` skips cached answers (Refresh).
+   * Each lookup leaves one audit line: who, what, how many, how long.
    */
-  async fetchPage(query: Query, limit: PageSize, offset: number, who: ReturnType<typeof asker>, exact = false): Promise<Results> {
+  async fetchPage(
+    query: Query,
+    limit: PageSize,
+    offset: number,
+    who: ReturnType<typeof asker>,
+    { exact = false, fresh = false }: { exact?: boolean; fresh?: boolean } = {},
+  ): Promise<Results> {
+    const source = fresh ? (portal.fresh ?? portal) : portal;
     const started = performance.now();
     const audit = { audit: true, ...who, resource: query.resource, filter: query.filter, value: query.value, limit, offset };
     try {
-      let results = await fetchResults(portal, query, { limit, offset });
+      let results = await fetchResults(source, query, { limit, offset });
       const last = lastPageOffset(results.page.total, limit);
-      if (!exact && results.page.items.length === 0 && offset > last) results = await fetchResults(portal, query, { limit, offset: last });
+      if (!exact && results.page.items.length === 0 && offset > last) results = await fetchResults(source, query, { limit, offset: last });
       const ms = Math.round(performance.now() - started);
       logger.info({ ...audit, results: results.page.items.length, total: results.page.total, ms }, 'lookup');
       return results;

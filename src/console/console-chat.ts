@@ -1,7 +1,10 @@
 import { createInterface } from 'node:readline';
+import type { Logger } from 'pino';
 import type { Telegraf } from 'telegraf';
 import type { User } from 'telegraf/types';
 import type { BotContext } from '../bot/context.ts';
+import { ALLOWED_UPDATES } from '../bot/update-types.ts';
+import { startPolling } from '../runner/polling-runner.ts';
 import { startLocalBotApi, type ConsoleEvent } from './local-bot-api.ts';
 import { numberButtons, renderConsoleMessage } from './terminal.ts';
 
@@ -11,6 +14,7 @@ export type ConsoleChatOptions = {
   /** Telegram's language_code for the console user; undefined lets DEFAULT_LANGUAGE decide. */
   languageCode: string | undefined;
   intro: string;
+  logger: Logger;
   createBot(apiRoot: string, token: string): Telegraf<BotContext>;
 };
 
@@ -36,10 +40,14 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
 
   const api = await startLocalBotApi(user, onEvent);
   const bot = options.createBot(api.apiRoot, api.token);
-  await new Promise<void>((resolve, reject) => {
-    bot.launch(() => resolve()).catch(reject);
-  });
+  // The same runner as with Telegram: updates in order within the chat.
+  const runner = await startPolling({ bot, logger: options.logger, allowedUpdates: ALLOWED_UPDATES, pollTimeoutSeconds: 10 });
   output.write(`${options.intro}\n`);
+  /** The bot has fetched and handled everything said so far (it fetches again while handling). */
+  const settled = async () => {
+    await api.idle();
+    while (runner.inFlight() > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  };
 
   const lines = createInterface({ input, terminal: false });
   for await (const raw of lines) {
@@ -49,8 +57,8 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
     if (press) api.press(press.messageId, press.data);
     else api.say(line);
     if (!color) output.write(`\n👤 ${line}\n`);
-    await api.idle();
+    await settled();
   }
-  bot.stop('end of input');
+  await runner.stop();
   await api.close();
 };

@@ -50,7 +50,7 @@ describe('bad arguments', () => {
     const user = h.api.createUser({ language_code: 'en' });
     const group = h.api.createGroup({ type: 'supergroup' });
     h.api.sendText({ from: user, chat: group, text: 'hello everyone' });
-    await h.api.waitForIdle();
+    await h.settle();
     expect(h.api.messagesIn(group.id)).toEqual([]);
   });
 

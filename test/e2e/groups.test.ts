@@ -21,7 +21,7 @@ describe('in a group', () => {
     const user = h.api.createUser({ language_code: 'ru' });
     const group = h.api.createGroup({ type: 'supergroup' });
     h.api.sendText({ from: user, chat: group, text: '/order@some_other_bot 0007300100' });
-    await h.api.waitForIdle();
+    await h.settle();
     expect(h.api.messagesIn(group.id)).toEqual([]);
   });
 

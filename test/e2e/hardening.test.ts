@@ -15,7 +15,7 @@ describe('a user who floods the bot', () => {
     const warning = await h.ask(user, '/order 0007300100');
     expect(warning.text).toContain('Too many requests');
     for (let i = 0; i < 3; i += 1) h.api.sendText({ from: user, text: '/order 0007300100' });
-    await h.api.waitForIdle();
+    await h.settle();
     expect(h.portal.requests.length).toBe(before);
     expect(h.api.messagesIn(user.id)).toHaveLength(6);
     const other = h.api.createUser({ language_code: 'en' });
@@ -68,7 +68,7 @@ describe('Telegram flood control and audit', () => {
     await h.ask(user, '/help');
     h.api.blockBot(user.id);
     h.api.sendText({ from: user, text: '/order 0007300100' });
-    await h.api.waitForIdle();
+    await h.settle();
     expect(h.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(2);
     expect(h.logs.some((line) => line.msg === 'chat unreachable' && line.userId === user.id)).toBe(true);
   });

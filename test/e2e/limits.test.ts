@@ -37,7 +37,7 @@ describe('when Telegram refuses a call', () => {
     const user = h.api.createUser({ language_code: 'en' });
     h.api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: something unexpected' }, { chatId: user.id });
     h.api.sendText({ from: user, text: '/order 0007300100' });
-    await h.api.waitForIdle();
+    await h.settle();
     expect(h.logs.some((line) => line.msg === 'update failed')).toBe(true);
     expect((await h.api.nextBotMessage(user.id)).text).toContain('Something went wrong');
     expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');

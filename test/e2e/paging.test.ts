@@ -56,7 +56,7 @@ describe('paging with ◀ ▶', () => {
     // Two taps before the first edit arrives: both carry the same, still valid, button.
     const taps = [h.api.pressButton({ from: user, message: first, data: next }), h.api.pressButton({ from: user, message: first, data: next })];
     const answers = await Promise.all(taps.map((id) => h.api.waitForAnswer(id)));
-    await h.api.waitForIdle();
+    await h.settle();
     expect(answers).toHaveLength(2);
     expect(header(h.api.message(user.id, first.message_id)?.text)).toBe('Specifications 6–8 of 8');
     expect(h.api.messagesIn(user.id)).toHaveLength(1);

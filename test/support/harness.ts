@@ -6,7 +6,9 @@ import type { User } from 'telegraf/types';
 import { createBot } from '../../src/bot/create-bot.ts';
 import { setCommandMenus } from '../../src/bot/commands-menu.ts';
 import { parseConfig } from '../../src/config.ts';
-import { createPortalClient } from '../../src/portal/client.ts';
+import { openPortal } from '../../src/app/portal.ts';
+import { startReceiving } from '../../src/app/telegram.ts';
+import { createBotMetrics } from '../../src/server/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { startBotApi, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';
@@ -18,15 +20,17 @@ export type HarnessOptions = { env?: Record<string, string>; demo?: boolean };
 
 export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = {}) => {
   const api = await startBotApi();
-  const portal = await startTestPortal();
+  const testPortal = await startTestPortal();
   const dataDir = mkdtempSync(join(tmpdir(), 'bot-store-'));
   /** The bot's clock; tests move it to see "updated" change. */
   const clock = { now: new Date('2026-11-23T11:05:00Z') };
   const config = parseConfig({
     BOT_TOKEN: api.token,
     TELEGRAM_API_ROOT: api.apiRoot,
-    PORTAL_URL: portal.url,
-    PORTAL_TOKEN: portal.token,
+    PORTAL_URL: testPortal.url,
+    PORTAL_TOKEN: testPortal.token,
+    // Each test sees the portal's answer as it is now; the cache has tests of its own.
+    PORTAL_CACHE_SECONDS: '0',
     PORTAL_TIMEOUT_MS: '500',
     ALLOW_ANYONE: 'true',
     DATA_DIR: dataDir,
@@ -35,19 +39,20 @@ export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = 
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   if (config.portal.kind !== 'remote') throw new Error('the harness always configures a portal');
-  const portalClient = createPortalClient({ baseUrl: config.portal.url, token: config.portal.token, timeoutMs: config.portal.timeoutMs });
+  const metrics = createBotMetrics();
+  const portal = await openPortal(config.portal, logger, metrics);
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
     const store = openSqliteStore({ dataDir: config.dataDir });
-    const bot = createBot({ token: api.token, config, portal: portalClient, store, logger, demo, now: () => clock.now });
+    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
-    const running = bot.launch();
+    const receiving = await startReceiving({ bot, config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
     await api.waitForPolling();
     return {
+      inFlight: receiving.inFlight,
       async stop() {
-        bot.stop('test over');
-        await running.catch(() => undefined);
+        await receiving.stop(5_000);
         store.close();
       },
     };
@@ -62,11 +67,23 @@ export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = 
     return reply;
   };
 
+  /**
+   * Everything sent so far has been fetched and handled: the emulator has no update waiting and
+   * the bot none in flight (the runner fetches again while handlers still run).
+   */
+  const settle = async () => {
+    for (;;) {
+      await api.waitForIdle();
+      if (instance.inFlight() === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+
   /** A user presses a button of a bot message; resolves when the press was answered and handled. */
   const press = async (from: User, message: BotMessage, data: string, forged = false) => {
     const id = api.pressButton({ from, message, data, forged });
     const answer = await api.waitForAnswer(id);
-    await api.waitForIdle();
+    await settle();
     return { answer, message: api.message(message.chat_id, message.message_id) };
   };
 
@@ -79,22 +96,24 @@ export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = 
 
   return {
     api,
-    portal,
+    portal: testPortal,
+    metrics,
     logs,
     clock,
     ask,
     press,
+    settle,
     button,
     /** Stops the bot and starts a new one on the same data directory, as a redeploy does. */
     async restart() {
-      await api.waitForIdle();
+      await settle();
       await instance.stop();
       instance = await launch();
     },
     async close() {
       await instance.stop();
       await api.close();
-      await portal.close();
+      await testPortal.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

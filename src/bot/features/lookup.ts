@@ -28,7 +28,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const query = lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
-      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'));
+      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { fresh: action.refresh });
       await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
   );

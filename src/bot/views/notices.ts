@@ -2,6 +2,7 @@ import type { Chat } from 'telegraf/types';
 import type { Translate } from '../../i18n.ts';
 import { PortalHttpError, PortalNetworkError, PortalRejectedError, PortalSchemaError, PortalTimeoutError } from '../../portal/errors.ts';
 import type { PageSize, Resource } from '../../portal/query.ts';
+import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
 import { packCallback, type QueryRef } from '../callback-data.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { escapeHtml } from './html.ts';
@@ -29,7 +30,9 @@ export const renderUsage = (resource: Resource, failure: Exclude<LookupArgs, { o
 
 /** The one mapping from a failure to what the user is told. */
 export const renderError = (error: unknown, t: Translate): string => {
-  if (error instanceof PortalTimeoutError || error instanceof PortalNetworkError) return t('errors.portalUnavailable');
+  if (error instanceof PortalTimeoutError || error instanceof PortalNetworkError || error instanceof PortalCircuitOpenError) {
+    return t('errors.portalUnavailable');
+  }
   if (error instanceof PortalHttpError || error instanceof PortalRejectedError) return t('errors.portalFailed');
   if (error instanceof PortalSchemaError) return t('errors.portalBadData');
   return t('errors.unexpected');

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { startDemoPortal } from '../demo/portal-server.ts';
+import { composePortal } from '../portal/resilience/compose.ts';
+import type { PortalEvent } from '../portal/resilience/intercept.ts';
+import { createPortalClientWithTokens } from '../portal/resilience/token-rotation.ts';
+import { createTokenSource } from '../portal/resilience/token-source.ts';
+import type { BotMetrics } from '../server/bot-metrics.ts';
+
+/** Portal answers older than this, with no newer one, make /readyz say "not ready". */
+const READY_WITHIN_MS = 5 * 60_000;
+
+const recordEvent = (metrics: BotMetrics) => (event: PortalEvent) => {
+  if (event.type === 'call') {
+    metrics.portalRequests.inc({ endpoint: event.endpoint, outcome: event.outcome ?? 'ok' });
+    if (event.ms !== undefined) metrics.portalDuration.observe({ endpoint: event.endpoint }, event.ms / 1000);
+  } else if (event.type === 'cacheHit' || event.type === 'coalesced') metrics.portalCacheHits.inc({});
+  else if (event.type === 'cacheMiss') metrics.portalCacheMisses.inc({});
+};
+
+/**
+ * The portal the bot asks: the configured one, or the embedded demo portal on loopback, behind
+ * cache and coalescing, a circuit breaker, one retry, and token rotation from PORTAL_TOKEN_FILE.
+ */
+export const openPortal = async (config: Config['portal'], logger: Logger, metrics: BotMetrics) => {
+  const demoToken = randomBytes(16).toString('hex');
+  const demo = config.kind === 'demo' ? await startDemoPortal({ token: demoToken }) : undefined;
+  const tokens =
+    config.kind === 'remote' ? createTokenSource({ token: config.token, tokenFile: config.tokenFile }) : createTokenSource({ token: demoToken });
+  const base = createPortalClientWithTokens({
+    baseUrl: demo?.url ?? (config.kind === 'remote' ? config.url : ''),
+    timeoutMs: config.timeoutMs,
+    tokens,
+    logger,
+  });
+  const portal = composePortal({ base, logger, onEvent: recordEvent(metrics), cache: { ttlMs: config.cacheTtlMs } });
+  return {
+    portal,
+    demo,
+    /** The secrets the log must never show. */
+    token: () => tokens.current(),
+    /** Ready: the circuit is not open, and the portal answered within the last minutes. */
+    readiness: (now = Date.now()) => {
+      const last = portal.lastSuccessAt();
+      const circuit = portal.state();
+      const recent = last !== undefined && now - last < READY_WITHIN_MS;
+      return { ready: circuit !== 'open' && recent, detail: { circuit, lastPortalSuccess: last ? new Date(last).toISOString() : null } };
+    },
+    /** Keeps "answered recently" true on a quiet day: one cheap lookup when nothing else asked. */
+    probe: async () => {
+      const last = portal.lastSuccessAt();
+      if (last !== undefined && Date.now() - last < READY_WITHIN_MS / 2) return;
+      await portal.fresh.listOrders({ resource: 'order', filter: 'SAP_ID', value: '0' }, { limit: 5, offset: 0 }).catch(() => undefined);
+    },
+  };
+};

@@ -1,0 +1,16 @@
+import type { MiddlewareFn } from 'telegraf';
+import type { BotMetrics } from '../../server/bot-metrics.ts';
+import { updateTypeOf } from '../../server/bot-metrics.ts';
+import type { BotContext } from '../context.ts';
+
+/** Counts updates by type and times how long each took, errors included. */
+export const updateMetrics = (metrics: BotMetrics): MiddlewareFn<BotContext> => async (ctx, next) => {
+  const type = updateTypeOf(ctx.update);
+  metrics.updates.inc({ type });
+  const stop = metrics.updateDuration.startTimer({ type });
+  try {
+    await next();
+  } finally {
+    stop();
+  }
+};

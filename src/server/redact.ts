@@ -1,0 +1,44 @@
+import { pino } from 'pino';
+import type { DestinationStream, Level, Logger } from 'pino';
+
+export const REDACTED = '[REDACTED]';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+// Percent-encoding may use either case for its hex digits: %3A and %3a are the same byte.
+const percentPattern = (encoded: string): string =>
+  escapeRegExp(encoded).replace(/%([0-9A-F])([0-9A-F])/g, (_, high: string, low: string) => `%${caseless(high)}${caseless(low)}`);
+const caseless = (digit: string): string => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit);
+
+/**
+ * A scrubber replacing every occurrence of each secret with [REDACTED]: as written, URL-encoded
+ * (a token inside a query or a path segment) and JSON-escaped (a token inside a log line).
+ * Empty secrets are ignored; longer secrets are matched first so that one containing another
+ * is redacted whole.
+ */
+export const redactSecrets = (secrets: readonly string[]): ((text: string) => string) => {
+  const variants = new Set<string>();
+  for (const secret of secrets) {
+    if (secret === '') continue;
+    for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) variants.add(escapeRegExp(form));
+    for (const form of [encodeURIComponent(secret), encodeURI(secret)]) variants.add(percentPattern(form));
+  }
+  if (variants.size === 0) return (text) => text;
+  // Longest first: the alternation takes the first branch that matches at a position.
+  const pattern = new RegExp([...variants].sort((a, b) => b.length - a.length).join('|'), 'g');
+  return (text) => text.replace(pattern, REDACTED);
+};
+
+export type LoggerOptions = {
+  level: Level | 'silent';
+  /** Values that must never reach a log line: the bot token, the portal token, the webhook secret. */
+  secrets: readonly string[];
+  /** Where lines go; standard error by default. */
+  destination?: DestinationStream;
+};
+
+/**
+ * A pino logger whose every serialized line, child loggers' included, is scrubbed of the secrets
+ * just before it is written: messages, bindings, error messages and stacks alike.
+ */
+export const createLogger = ({ level, secrets, destination = pino.destination(2) }: LoggerOptions): Logger =>
+  pino({ level, hooks: { streamWrite: redactSecrets(secrets) } }, destination);
