@@ -48,6 +48,16 @@ const envSchema = z.object({
     .default('30')
     .transform(Number)
     .pipe(z.number().int('must be a whole number of seconds').min(0).max(3600)),
+  PORTAL_CIRCUIT_FAILURES: z
+    .string()
+    .default('5')
+    .transform(Number)
+    .pipe(z.number().int('must be a whole number').min(1).max(1000)),
+  PORTAL_CIRCUIT_OPEN_SECONDS: z
+    .string()
+    .default('30')
+    .transform(Number)
+    .pipe(z.number().min(0.1, 'must be at least 0.1').max(3600)),
   CONCURRENCY: z
     .string()
     .default('50')
@@ -120,7 +130,7 @@ export type Config = {
   portal: (
     | { kind: 'remote'; url: string; token: string | undefined; tokenFile: string | undefined }
     | { kind: 'demo' }
-  ) & { timeoutMs: number; cacheTtlMs: number };
+  ) & { timeoutMs: number; cacheTtlMs: number; circuit: { failureThreshold: number; openMs: number } };
   /** Updates handled at once, across chats (in order within a chat). */
   concurrency: number;
   /** How long a stop waits for updates in flight. */
@@ -180,6 +190,7 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
         : { kind: 'demo' as const }),
       timeoutMs: e.PORTAL_TIMEOUT_MS,
       cacheTtlMs: e.PORTAL_CACHE_SECONDS * 1000,
+      circuit: { failureThreshold: e.PORTAL_CIRCUIT_FAILURES, openMs: Math.round(e.PORTAL_CIRCUIT_OPEN_SECONDS * 1000) },
     },
     concurrency: e.CONCURRENCY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

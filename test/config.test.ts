@@ -15,7 +15,7 @@ describe('parseConfig', () => {
   it('runs with no configuration at all: console chat on the demo portal, open to anyone', () => {
     const config = parseConfig({});
     expect(config.botToken).toBeUndefined();
-    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, cacheTtlMs: 30_000 });
+    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
     expect(config.webhook).toBeUndefined();
     expect(config.port).toBeUndefined();
     expect(config.concurrency).toBe(50);
@@ -39,7 +39,7 @@ describe('parseConfig', () => {
       PAGE_SIZE: '20',
       PORTAL_TIMEOUT_MS: '2500',
     });
-    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, cacheTtlMs: 30_000 });
+    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
     expect([...config.access.userIds]).toEqual([1, 22, 333]);
     expect([...config.access.chatIds]).toEqual([-1001234567890]);
     expect(config.access.anyone).toBe(false);

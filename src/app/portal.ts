@@ -34,7 +34,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
     tokens,
     logger,
   });
-  const portal = composePortal({ base, logger, onEvent: recordEvent(metrics), cache: { ttlMs: config.cacheTtlMs } });
+  const portal = composePortal({ base, logger, onEvent: recordEvent(metrics), cache: { ttlMs: config.cacheTtlMs }, breaker: config.circuit });
   return {
     portal,
     demo,
