@@ -34,6 +34,17 @@ const optionalText = z
 const url = (what: string) =>
   optionalText.refine((value) => value === undefined || /^https?:\/\/[^\s]+$/.test(value), `must be an http(s) URL of ${what}`);
 
+/** A number from the environment with its default and range ("", words and out-of-range refused). */
+const numberVar = (fallback: number, min: number, max: number, what: string, whole = true) => {
+  const range = `${whole ? 'a whole number of ' : ''}${what} from ${min} to ${max}`;
+  const number = z.number(`must be ${range}`).min(min, `must be ${range}`).max(max, `must be ${range}`);
+  return z
+    .string()
+    .default(String(fallback))
+    .transform((raw) => (raw.trim() === '' ? Number.NaN : Number(raw)))
+    .pipe(whole ? number.int(`must be ${range}`) : number);
+};
+
 const envSchema = z.object({
   BOT_TOKEN: optionalText.refine(
     (value) => value === undefined || /^\d+:[\w-]{20,}$/.test(value),
@@ -43,36 +54,12 @@ const envSchema = z.object({
   PORTAL_URL: url('the portal').transform((value) => value?.replace(/\/+$/, '')),
   PORTAL_TOKEN: optionalText,
   PORTAL_TOKEN_FILE: optionalText,
-  PORTAL_CACHE_SECONDS: z
-    .string()
-    .default('30')
-    .transform(Number)
-    .pipe(z.number().int('must be a whole number of seconds').min(0).max(3600)),
-  PORTAL_CIRCUIT_FAILURES: z
-    .string()
-    .default('5')
-    .transform(Number)
-    .pipe(z.number().int('must be a whole number').min(1).max(1000)),
-  PORTAL_CIRCUIT_OPEN_SECONDS: z
-    .string()
-    .default('30')
-    .transform(Number)
-    .pipe(z.number().min(0.1, 'must be at least 0.1').max(3600)),
-  CONCURRENCY: z
-    .string()
-    .default('50')
-    .transform(Number)
-    .pipe(z.number().int('must be a whole number').min(1).max(1000)),
-  SHUTDOWN_GRACE_MS: z
-    .string()
-    .default('10000')
-    .transform(Number)
-    .pipe(z.number().int('must be a whole number of milliseconds').min(0).max(120_000)),
-  PORTAL_TIMEOUT_MS: z
-    .string()
-    .default('10000')
-    .transform(Number)
-    .pipe(z.number().int('must be a whole number of milliseconds').min(100).max(120_000)),
+  PORTAL_CACHE_SECONDS: numberVar(30, 0, 3600, 'seconds'),
+  PORTAL_CIRCUIT_FAILURES: numberVar(5, 1, 1000, 'failures'),
+  PORTAL_CIRCUIT_OPEN_SECONDS: numberVar(30, 0.1, 3600, 'seconds', false),
+  CONCURRENCY: numberVar(50, 1, 1000, 'updates'),
+  SHUTDOWN_GRACE_MS: numberVar(10_000, 0, 120_000, 'milliseconds'),
+  PORTAL_TIMEOUT_MS: numberVar(10_000, 100, 120_000, 'milliseconds'),
   ALLOWED_USER_IDS: idList,
   ALLOWED_CHAT_IDS: idList,
   ALLOW_ANYONE: flag,
@@ -86,11 +73,7 @@ const envSchema = z.object({
     .default('5')
     .transform(Number)
     .refine((value): value is PageSize => isPageSize(value), `must be one of ${PAGE_SIZES.join(', ')} (what the portal accepts)`),
-  FLOOD_LIMIT_PER_MINUTE: z
-    .string()
-    .default('30')
-    .transform(Number)
-    .pipe(z.number().int('must be a whole number').min(1).max(10_000)),
+  FLOOD_LIMIT_PER_MINUTE: numberVar(30, 1, 10_000, 'queries'),
   WEBHOOK_URL: optionalText.refine((value) => value === undefined || /^https:\/\/[^\s]+$/.test(value), 'must be an https:// URL (Telegram only calls https)'),
   WEBHOOK_SECRET: optionalText.refine(
     (value) => value === undefined || /^[A-Za-z0-9_-]{1,256}$/.test(value),

@@ -72,7 +72,14 @@ describe('parseConfig', () => {
       expect(text).toContain(name);
     }
     expect(text).toContain('5, 10, 20');
+    expect(text).toContain('PORTAL_TIMEOUT_MS: must be a whole number of milliseconds from 100 to 120000');
     expect(text).toContain('abc');
+  });
+
+  it('refuses an empty or fractional number rather than reading it as 0', () => {
+    expect(problemsOf({ CONCURRENCY: ' ' })).toEqual([expect.stringContaining('CONCURRENCY')]);
+    expect(problemsOf({ FLOOD_LIMIT_PER_MINUTE: '2.5' })).toEqual([expect.stringContaining('FLOOD_LIMIT_PER_MINUTE')]);
+    expect(parseConfig({ PORTAL_CIRCUIT_OPEN_SECONDS: '0.5' }).portal.circuit.openMs).toBe(500);
   });
 
   it('switches to a webhook with WEBHOOK_URL, which needs PORT', () => {
