@@ -21,9 +21,9 @@ export type LookupPortal = PortalClient & { fresh?: PortalClient };
 
 export const createLookups = ({ portal, queries, logger }: { portal: LookupPortal; queries: QueryStore; logger: Logger }) => ({
   /** The query inside the button when it fits, else a short key to the store. */
-  refFor: (query: Query): QueryRef => (canInline(query) ? { query } : { key: queries.save(query) }),
+  refFor: async (query: Query): Promise<QueryRef> => (canInline(query) ? { query } : { key: await queries.save(query) }),
 
-  resolve: (ref: QueryRef): Query | undefined => ('query' in ref ? ref.query : queries.load(ref.key)),
+  resolve: async (ref: QueryRef): Promise<Query | undefined> => ('query' in ref ? ref.query : queries.load(ref.key)),
 
   /**
    * A page of results; a page past the end (the data moved) falls back to the last one, unless

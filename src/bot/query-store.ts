@@ -5,9 +5,10 @@ import type { Query } from '../portal/query.ts';
 // key is derived from the query, so the same lookup always gets the same key and the store does
 // not grow with repeated lookups.
 
+/** Awaited by every caller: a backend may answer later (see src/store/store.ts). */
 export type QueryStore = {
-  save(query: Query): string;
-  load(key: string): Query | undefined;
+  save(query: Query): string | Promise<string>;
+  load(key: string): Query | undefined | Promise<Query | undefined>;
 };
 
 export const queryKey = (query: Query): string =>

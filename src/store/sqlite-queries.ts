@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import { queryKey, type QueryStore } from '../bot/query-store.ts';
+import { queryKey } from '../bot/query-store.ts';
 import { ORDER_FILTERS, SPECIFICATION_FILTERS, type Query } from '../portal/query.ts';
 
 // Queries behind inline buttons, kept until unused for the TTL. Keys are content-addressed, so
@@ -14,10 +14,13 @@ const storedQuery: z.ZodType<Query> = z.discriminatedUnion('resource', [
   z.object({ resource: z.literal('specification'), filter: z.enum(SPECIFICATION_FILTERS), value: z.string() }),
 ]);
 
+/** node:sqlite answers at once: a QueryStore (it is assignable to one) with plain values. */
+export type SqliteQueryStore = { save(query: Query): string; load(key: string): Query | undefined };
+
 export type SqliteQueryStoreOptions = { now: () => number; ttlMs: number };
 
 /** Prunes stale entries when created, then at most once a day while saving. */
-export const createSqliteQueryStore = (db: DatabaseSync, { now, ttlMs }: SqliteQueryStoreOptions): QueryStore => {
+export const createSqliteQueryStore = (db: DatabaseSync, { now, ttlMs }: SqliteQueryStoreOptions): SqliteQueryStore => {
   if (!(ttlMs > 0)) throw new RangeError('the query TTL must be positive');
   // A row that does not match its key (corrupted, or a hash collision) is replaced with the
   // saved query; for a matching row this writes the same values, so only last_used_at changes.

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { migrate } from './migrations.ts';
-import { createSqliteQueryStore } from './sqlite-queries.ts';
+import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
 import type { Store } from './store.ts';
 
@@ -24,7 +24,7 @@ export const openSqliteStore = ({
   fileName = 'bot.sqlite',
   now = Date.now,
   queryTtlDays = 180,
-}: SqliteStoreOptions): Store => {
+}: SqliteStoreOptions): Omit<Store, 'queries'> & { queries: SqliteQueryStore } => {
   const inMemory = dataDir === ':memory:';
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const db = new DatabaseSync(inMemory ? ':memory:' : join(dataDir, fileName), {

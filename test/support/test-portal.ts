@@ -5,7 +5,7 @@ import { createDemoPortalHandler } from '../../src/demo/portal-server.ts';
 // The demo portal behind a switch: by default it answers as the demo portal does; a test can
 // make it fail in each way a real portal can. It counts the requests it receives.
 
-export type PortalFault = 'http500' | 'garbage' | 'rejected' | 'wrongShape' | 'hang';
+export type PortalFault = 'http500' | 'garbage' | 'rejected' | 'wrongShape' | 'hang' | 'reset';
 
 const FAULTS: Record<PortalFault, (res: ServerResponse) => void> = {
   http500: (res) => {
@@ -25,28 +25,92 @@ const FAULTS: Record<PortalFault, (res: ServerResponse) => void> = {
     res.end(JSON.stringify({ success: true, error_code: null, data: { result: [{ SAP_ID: { nested: 1 } }], total: 1, limit: 5, offset: 0 } }));
   },
   hang: () => undefined,
+  /** The connection drops before any answer: a network error for the client. */
+  reset: (res) => void res.socket?.destroy(),
 };
 
+/** One request the portal received: its target and the bearer token it carried. */
+export type PortalRequest = { url: string; token: string | undefined };
+
+type Held = { predicate: (url: string) => boolean; parked: Array<() => void>; seen: number };
+
 export const startTestPortal = async (token = 'test-portal-token') => {
-  const demo = createDemoPortalHandler({ token });
+  let demo = createDemoPortalHandler({ token });
+  let acceptedToken = token;
   let fault: PortalFault | undefined;
+  /** Faults for the next requests only, first first (they win over `fault`). */
+  const nextFaults: PortalFault[] = [];
+  const holds = new Set<Held>();
   const requests: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests.push(req.url ?? '');
-    if (fault) FAULTS[fault](res);
+  const received: PortalRequest[] = [];
+
+  const answer = (req: IncomingMessage, res: ServerResponse) => {
+    const once = nextFaults.shift();
+    if (once) FAULTS[once](res);
+    else if (fault) FAULTS[fault](res);
     else demo(req, res);
+  };
+
+  const release = (held: Held) => {
+    holds.delete(held);
+    for (const go of held.parked.splice(0)) go();
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '';
+    requests.push(url);
+    received.push({ url, token: /^bearer +(\S+)/i.exec(req.headers.authorization ?? '')?.[1] });
+    const held = [...holds].find((candidate) => candidate.predicate(url));
+    if (held) {
+      held.seen += 1;
+      held.parked.push(() => answer(req, res));
+    }
+    else answer(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    /** The token the portal was started with. */
     token,
+    /** The target (path and query) of every request, in arrival order. */
     requests,
+    /** Every request with the token it carried, in arrival order. */
+    received,
+    /** The token the portal accepts now. */
+    get acceptedToken() {
+      return acceptedToken;
+    },
     fail(next: PortalFault | undefined) {
       fault = next;
     },
+    /** The next `times` requests fail this way, then the portal answers as before. */
+    failNext(next: PortalFault, times = 1) {
+      for (let i = 0; i < times; i += 1) nextFaults.push(next);
+    },
+    /** From now on only `next` is accepted: the old token gets 401, as after a rotation. */
+    rotateToken(next: string) {
+      acceptedToken = next;
+      demo = createDemoPortalHandler({ token: next });
+    },
+    /**
+     * Requests whose target matches are held unanswered until the returned function is called
+     * (or the portal closes); they are then answered as any other. Others are answered at once.
+     */
+    hangWhere(predicate: (url: string) => boolean) {
+      const held: Held = { predicate, parked: [], seen: 0 };
+      holds.add(held);
+      return {
+        /** Requests held so far (answered or not). */
+        count: () => held.seen,
+        release: () => release(held),
+      };
+    },
     async close() {
+      for (const held of [...holds]) release(held);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 };
+
+export type TestPortal = Awaited<ReturnType<typeof startTestPortal>>;

@@ -17,7 +17,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
     if (!args.ok) return ctx.reply(renderUsage(resource, args, ctx.t), replyOptions(ctx));
     await ctx.sendChatAction('typing').catch(() => undefined);
     const results = await lookups.fetchPage(args.query, ctx.pageSize, 0, asker(ctx, 'command'));
-    return replyView(ctx, renderLookup(results, lookups.refFor(args.query), ctx.t, ctx.fmt, now()));
+    return replyView(ctx, renderLookup(results, await lookups.refFor(args.query), ctx.t, ctx.fmt, now()));
   };
 
   feature.command('order', lookup('order'));
@@ -25,7 +25,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
 
   feature.use(
     onCallback('page', async (ctx, action) => {
-      const query = lookups.resolve(action.ref);
+      const query = await lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
       const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { fresh: action.refresh });
@@ -36,7 +36,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
   // A cross-link runs its lookup as a new message, so the record it came from stays.
   feature.use(
     onCallback('lookup', async (ctx, action) => {
-      const query = lookups.resolve(action.ref);
+      const query = await lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce();
       const results = await lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, 'button'));

@@ -13,14 +13,14 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
   const feature = new Composer<BotContext>();
   feature.use(
     onCallback('record', async (ctx, action) => {
-      const query = lookups.resolve(action.ref);
+      const query = await lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
       const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact: true, fresh: action.refresh });
       // The record the button was made for, at its place or moved within the page; else it is gone.
       const items: Array<Order | Specification> = results.page.items;
       const index = recordId(items[action.index] ?? items[0]!) === action.id ? action.index : items.findIndex((item) => recordId(item) === action.id);
-      const refs = { list: action.ref, refFor: lookups.refFor };
+      const refs = { list: action.ref };
       const view = index < 0 ? undefined : renderRecord(results, { index, part: action.part }, refs, ctx.t, ctx.fmt, now());
       await editView(ctx, view ?? renderRecordGone(action, ctx.t));
     }),

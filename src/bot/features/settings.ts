@@ -22,10 +22,10 @@ export const createSettingsFeature = ({ settings, defaultLanguage }: { settings:
     return ADMIN_STATUSES.has(member.status);
   };
 
-  feature.command('settings', (ctx) => {
-    const groupLocale = inGroup(ctx) ? settings.chatLocale(ctx.chat.id) : undefined;
+  feature.command('settings', async (ctx) => {
+    const groupLocale = inGroup(ctx) ? await settings.chatLocale(ctx.chat.id) : undefined;
     // The user's own language, which the group's (if set) overrides in this chat.
-    const locale = settings.user(ctx.from.id).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
+    const locale = (await settings.user(ctx.from.id)).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
     return ctx.reply(renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t), replyOptions(ctx));
   });
 
@@ -43,9 +43,9 @@ export const createSettingsFeature = ({ settings, defaultLanguage }: { settings:
       if (action.scope === 'chat') {
         // Checked again on the press: anyone in the group can press the admin's buttons.
         if (!inGroup(ctx) || !(await isAdmin(ctx))) return ctx.answerOnce(ctx.t('lang.adminsOnly'), true);
-        settings.setChatLocale(ctx.chat!.id, action.locale);
+        await settings.setChatLocale(ctx.chat!.id, action.locale);
       } else {
-        settings.setUserLocale(ctx.from.id, action.locale);
+        await settings.setUserLocale(ctx.from.id, action.locale);
       }
       ctx.useLocale(action.locale);
       const name = ctx.t(`lang.names.${action.locale}`);
@@ -57,7 +57,7 @@ export const createSettingsFeature = ({ settings, defaultLanguage }: { settings:
   feature.use(
     onCallback('pageSize', async (ctx, action) => {
       if (!ctx.from) return;
-      settings.setUserPageSize(ctx.from.id, action.pageSize);
+      await settings.setUserPageSize(ctx.from.id, action.pageSize);
       await ctx.answerOnce(ctx.t('pagesize.set', { size: action.pageSize }));
       await editView(ctx, { text: ctx.t('pagesize.set', { size: action.pageSize }), keyboard: [] });
     }),

@@ -19,8 +19,8 @@ export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotCont
   const translators = perLocale<Translate>(createTranslator);
   const formatters = perLocale<Formatter>((locale) => createFormatter(locale, options.timeZone));
   return async (ctx, next) => {
-    const own = ctx.from ? options.settings.user(ctx.from.id) : {};
-    const group = ctx.chat && ctx.chat.type !== 'private' ? options.settings.chatLocale(ctx.chat.id) : undefined;
+    const own = ctx.from ? await options.settings.user(ctx.from.id) : {};
+    const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;
     ctx.useLocale = (locale) => {
       ctx.locale = locale;
       ctx.t = translators[locale];

@@ -4,7 +4,7 @@ import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
 import type { Query } from '../../portal/query.ts';
-import { packCallback, type QueryRef } from '../callback-data.ts';
+import { canInline, packCallback, type QueryRef } from '../callback-data.ts';
 import { renderOrderDetails } from './order-details.ts';
 import { renderSpecDetails } from './spec-full.ts';
 import type { View } from './view.ts';
@@ -28,7 +28,7 @@ const chunk = <T>(items: T[], size: number): T[][] =>
 export const renderRecord = (
   results: Results,
   place: { index: number; part: number },
-  refs: { list: QueryRef; refFor: (query: Query) => QueryRef },
+  refs: { list: QueryRef },
   t: Translate,
   fmt: Formatter,
   fetchedAt?: Date,
@@ -41,20 +41,22 @@ export const renderRecord = (
       : renderSpecDetails(item as Specification, place.part, t, fmt, fetchedAt);
   const at = (part: number, refresh = false) =>
     packCallback({ type: 'record', ref: refs.list, ...results.paging, index: place.index, part, id: recordId(item), refresh });
-  const lookup = (query: Query) => packCallback({ type: 'lookup', ref: refs.refFor(query) });
+  // Cross-links go to SAP numbers and material codes, which travel inside the button; a code
+  // that would not fit gets no button rather than a trip to the store from a pure view.
+  const link = (text: string, query: Query): InlineKeyboardButton[] =>
+    canInline(query) ? [{ text, callback_data: packCallback({ type: 'lookup', ref: { query } }) }] : [];
 
-  const requests: InlineKeyboardButton[] = details.relatedOrders.slice(0, MAX_REQUEST_BUTTONS).map((sapId) => ({
-    text: t('buttons.openOrder', { sapId }),
-    callback_data: lookup({ resource: 'order', filter: 'SAP_ID', value: sapId }),
-  }));
+  const requests = details.relatedOrders
+    .slice(0, MAX_REQUEST_BUTTONS)
+    .flatMap((sapId) => link(t('buttons.openOrder', { sapId }), { resource: 'order', filter: 'SAP_ID', value: sapId }));
   const materials = [...new Set(details.positions.map((position) => position.materialSapId).filter(Boolean))];
-  const materialRows: InlineKeyboardButton[][] = materials.slice(0, MAX_MATERIAL_ROWS).map((code) => [
-    { text: t('buttons.ordersWithMaterial', { code: shortCode(code) }), callback_data: lookup({ resource: 'order', filter: 'POSITION[MATERIAL_SAP_ID]', value: code }) },
-    {
-      text: t('buttons.specsWithMaterial', { code: shortCode(code) }),
-      callback_data: lookup({ resource: 'specification', filter: 'POSITION[MATERIAL_SAP_ID]', value: code }),
-    },
-  ]);
+  const materialRows = materials
+    .slice(0, MAX_MATERIAL_ROWS)
+    .map((code) => [
+      ...link(t('buttons.ordersWithMaterial', { code: shortCode(code) }), { resource: 'order', filter: 'POSITION[MATERIAL_SAP_ID]', value: code }),
+      ...link(t('buttons.specsWithMaterial', { code: shortCode(code) }), { resource: 'specification', filter: 'POSITION[MATERIAL_SAP_ID]', value: code }),
+    ])
+    .filter((row) => row.length > 0);
   const partRow: InlineKeyboardButton[] = [];
   if (details.parts > 1) {
     if (details.part > 0) partRow.push({ text: t('pager.prev'), callback_data: at(details.part - 1) });

@@ -1,0 +1,251 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
+import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
+
+// src/main.ts as the container runs it: a process, configured by its environment, talking to
+// the Bot API emulator and the test portal over HTTP, logging JSON on stderr.
+
+const GRACE_MS = 5000;
+
+const freePort = async (): Promise<number> => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+};
+
+type Bot = {
+  port: number;
+  lines: Array<Record<string, unknown>>;
+  /** stderr lines that are not JSON objects. */
+  garbage: string[];
+  stderr: () => string;
+  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  child: ChildProcessByStdio<null, Readable, Readable>;
+};
+
+let api: BotApi;
+let portal: TestPortal;
+let dataDir: string;
+const running: Bot[] = [];
+
+beforeEach(async () => {
+  api = await startBotApi();
+  portal = await startTestPortal();
+  dataDir = mkdtempSync(join(tmpdir(), 'bot-process-'));
+});
+afterEach(async () => {
+  for (const bot of running.splice(0)) {
+    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
+    await bot.exited;
+  }
+  await portal.close();
+  await api.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const startBot = async (env: Record<string, string> = {}): Promise<Bot> => {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['src/main.ts'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      BOT_TOKEN: api.token,
+      TELEGRAM_API_ROOT: api.apiRoot,
+      PORTAL_URL: portal.url,
+      PORTAL_TOKEN: portal.token,
+      ALLOW_ANYONE: 'true',
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'debug',
+      SHUTDOWN_GRACE_MS: String(GRACE_MS),
+      PORTAL_TIMEOUT_MS: '5000',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: Array<Record<string, unknown>> = [];
+  const garbage: string[] = [];
+  const watchers = new Set<() => void>();
+  let raw = '';
+  let partial = '';
+  child.stdout.resume();
+  child.stderr.on('data', (chunk: Buffer) => {
+    raw += chunk.toString();
+    partial += chunk.toString();
+    const complete = partial.split('\n');
+    partial = complete.pop() ?? '';
+    for (const text of complete.filter(Boolean)) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) lines.push(parsed as Record<string, unknown>);
+        else garbage.push(text);
+      } catch {
+        garbage.push(text);
+      }
+    }
+    for (const watcher of [...watchers]) watcher();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
+    child.on('exit', (code, signal) => {
+      resolve({ code, signal, at: performance.now() });
+      for (const watcher of [...watchers]) watcher();
+    }),
+  );
+  const bot: Bot = {
+    port,
+    lines,
+    garbage,
+    stderr: () => raw,
+    child,
+    exited,
+    waitForLog: (predicate, timeoutMs = 8000) =>
+      new Promise((resolve, reject) => {
+        const check = () => {
+          const found = lines.find(predicate);
+          if (found) return done(() => resolve(found));
+          if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`the bot exited; stderr:\n${raw}`)));
+        };
+        const timer = setTimeout(() => done(() => reject(new Error(`no such log line within ${timeoutMs} ms; stderr:\n${raw}`))), timeoutMs);
+        const done = (settle: () => void) => {
+          clearTimeout(timer);
+          watchers.delete(check);
+          settle();
+        };
+        watchers.add(check);
+        check();
+      }),
+  };
+  running.push(bot);
+  await bot.waitForLog((line) => line.msg === 'receiving updates');
+  return bot;
+};
+
+const get = async (bot: Bot, path: string) => {
+  const response = await fetch(`http://127.0.0.1:${bot.port}${path}`);
+  return { status: response.status, type: response.headers.get('content-type') ?? '', body: await response.text() };
+};
+
+/** Every secret and every log line: none may show any of them. */
+const expectNoSecrets = (bot: Bot, secrets: string[]) => {
+  expect(bot.garbage).toEqual([]);
+  const text = bot.stderr();
+  for (const secret of secrets) {
+    expect(secret.length).toBeGreaterThan(8);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(encodeURIComponent(secret));
+  }
+};
+
+describe('main.ts in polling mode', () => {
+  it('serves /healthz, /readyz and /metrics, and logs JSON with no token, error paths included', async () => {
+    const bot = await startBot();
+    await api.waitForPolling();
+
+    const health = await get(bot, '/healthz');
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
+
+    const user = api.createUser({ language_code: 'en' });
+    api.sendText({ from: user, text: '/order 0007300100' });
+    expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+
+    const ready = await get(bot, '/readyz');
+    expect(ready.type).toContain('application/json');
+    expect(ready.status).toBe(200);
+    expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', detail: { circuit: 'closed', lastPortalSuccess: expect.any(String) } });
+
+    // A failing portal call (5xx twice: the retry fails too) and a Telegram error.
+    portal.failNext('http500', 2);
+    api.sendText({ from: user, text: '/order 0007300117' });
+    expect((await api.nextBotMessage(user.id)).text).toContain('The portal answered with an error');
+    api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' }, { chatId: user.id });
+    api.sendText({ from: user, text: '/order 0007300134' });
+    await bot.waitForLog((line) => line.msg === 'update failed' || line.msg === 'could not tell the user about a failure');
+    await api.waitForIdle();
+
+    const metrics = await get(bot, '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.body).toMatch(/^bot_updates_total\{type="message"\} [3-9]$/m);
+    expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="ok"\} [1-9]\d*$/m);
+    expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="\w+"\} [1-9]\d*$/m);
+    expect(metrics.body).toContain('outcome="PORTAL_HTTP"');
+
+    bot.child.kill('SIGTERM');
+    expect((await bot.exited).code).toBe(0);
+    expect(bot.lines.some((line) => line.msg === 'portal call failed, retrying')).toBe(true);
+    expect(bot.lines.some((line) => line.audit === true && line.userId === user.id && line.results === 1)).toBe(true);
+    expectNoSecrets(bot, [api.token, api.token.split(':')[1] ?? '', portal.token]);
+  });
+
+  it('on SIGTERM answers the lookup in flight, then exits 0 within the grace', async () => {
+    const bot = await startBot();
+    await api.waitForPolling();
+    const hold = portal.hangWhere((url) => url.includes('0007300100'));
+    const user = api.createUser({ language_code: 'en' });
+    api.sendText({ from: user, text: '/order 0007300100' });
+    await api.waitFor(() => hold.count() === 1, { description: 'the lookup held by the portal' });
+
+    const signalled = performance.now();
+    bot.child.kill('SIGTERM');
+    await bot.waitForLog((line) => line.msg === 'stopping: no new updates, finishing those in flight');
+    // A message sent after the stop is not taken.
+    const late = api.createUser({ language_code: 'en' });
+    api.sendText({ from: late, text: '/order 0007300117' });
+    const released = setTimeout(() => hold.release(), 1000);
+    const reply = await api.nextBotMessage(user.id);
+    expect(reply.text).toContain('Orders 1–1 of 1');
+    const exit = await bot.exited;
+    clearTimeout(released);
+    expect(exit.code).toBe(0);
+    expect(exit.at - signalled).toBeGreaterThanOrEqual(900);
+    expect(exit.at - signalled).toBeLessThan(GRACE_MS);
+    expect(api.messagesIn(late.id)).toEqual([]);
+    expect(bot.lines.some((line) => line.msg === 'stopped')).toBe(true);
+  });
+});
+
+describe('main.ts in webhook mode', () => {
+  it('sets the webhook with a secret and the update types, and handles only posts with the right secret', async () => {
+    const bot = await startBot({ WEBHOOK_URL: 'https://example.invalid/hook/abc' });
+    const hook = api.webhook;
+    expect(hook?.url).toBe('https://example.invalid/hook/abc');
+    const params = hook?.params ?? {};
+    const allowed: unknown = typeof params.allowed_updates === 'string' ? JSON.parse(params.allowed_updates) : params.allowed_updates;
+    expect(allowed).toEqual(['message', 'callback_query', 'inline_query']);
+    const secret = params.secret_token;
+    expect(typeof secret).toBe('string');
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{16,256}$/);
+
+    const user = api.createUser({ language_code: 'en' });
+    const message = api.sendText({ from: user, text: '/order 0007300100' });
+    let updateId = 900_000;
+    const post = (headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${bot.port}/hook/abc`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ update_id: (updateId += 1), message }),
+      });
+
+    expect((await post({ 'x-telegram-bot-api-secret-token': 'wrong-secret' })).status).toBe(401);
+    expect((await post({})).status).toBe(401);
+    expect((await post({ 'x-telegram-bot-api-secret-token': secret as string })).status).toBe(200);
+    const reply = await api.nextBotMessage(user.id);
+    expect(reply.text).toContain('Orders 1–1 of 1');
+    expect(bot.lines.filter((line) => line.msg === 'webhook request without the right secret token')).toHaveLength(2);
+
+    bot.child.kill('SIGTERM');
+    expect((await bot.exited).code).toBe(0);
+    // One answer: the two refused posts were not handled.
+    expect(api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
+    expectNoSecrets(bot, [api.token, api.token.split(':')[1] ?? '', portal.token, secret as string]);
+  });
+});
