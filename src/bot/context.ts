@@ -2,6 +2,7 @@ import type { Context } from 'telegraf';
 import type { Formatter } from '../format.ts';
 import type { Locale, Translate } from '../i18n.ts';
 import type { PageSize } from '../portal/query.ts';
+import type { CallbackAction } from './callback-data.ts';
 
 /** Telegraf's context, with what the middleware decides once per update. */
 export interface BotContext extends Context {
@@ -11,6 +12,8 @@ export interface BotContext extends Context {
   pageSize: PageSize;
   /** Speaks `locale` from now on in this update (after the user changed it). */
   useLocale(locale: Locale): void;
+  /** What "Try again" repeats if this update's portal call fails: the page it was fetching. */
+  retry?: CallbackAction;
   /** Answers the callback query of this update at most once; true when this call answered it. */
   answerOnce(text?: string, showAlert?: boolean): Promise<boolean>;
 }

@@ -38,6 +38,24 @@ describe('when the portal fails', () => {
     expect(message?.text.split('\n')[0]).toBe('Orders 1–5 of 21');
   });
 
+  it('offers "Try again" when the portal is down, which turns the notice into the results', async () => {
+    h.portal.fail('hang');
+    const user = h.api.createUser({ language_code: 'en' });
+    const notice = await h.ask(user, '/order status production');
+    expect(notice.text).toContain('did not answer in time');
+    expect(notice.buttons.map((button) => button.text)).toEqual(['🔁 Try again']);
+    h.portal.fail(undefined);
+    const { message } = await h.press(user, notice, h.button(notice, '🔁 Try again'));
+    expect(message?.text.split('\n')[0]).toBe('Orders 1–5 of 21');
+    expect(h.api.messagesIn(user.id)).toHaveLength(1);
+  });
+
+  it('offers no "Try again" where another try cannot help', async () => {
+    h.portal.fail('wrongShape');
+    const user = h.api.createUser({ language_code: 'en' });
+    expect((await h.ask(user, '/order 0007300100')).buttons).toEqual([]);
+  });
+
   it('recovers as soon as the portal does', async () => {
     h.portal.fail('http500');
     const user = h.api.createUser({ language_code: 'en' });

@@ -16,8 +16,10 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
     const args = parseLookupArgs(resource, ctx.payload);
     if (!args.ok) return ctx.reply(renderUsage(resource, args, ctx.t), replyOptions(ctx));
     await ctx.sendChatAction('typing').catch(() => undefined);
+    const ref = await lookups.refFor(args.query);
+    ctx.retry = { type: 'page', ref, limit: ctx.pageSize, offset: 0, refresh: true };
     const results = await lookups.fetchPage(args.query, ctx.pageSize, 0, asker(ctx, 'command'));
-    return replyView(ctx, renderLookup(results, await lookups.refFor(args.query), ctx.t, ctx.fmt, now()));
+    return replyView(ctx, renderLookup(results, ref, ctx.t, ctx.fmt, now()));
   };
 
   feature.command('order', lookup('order'));
@@ -28,6 +30,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const query = await lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
+      ctx.retry = { ...action, refresh: true };
       const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { fresh: action.refresh });
       await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
@@ -39,6 +42,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const query = await lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce();
+      ctx.retry = { type: 'page', ref: action.ref, limit: ctx.pageSize, offset: 0, refresh: true };
       const results = await lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, 'button'));
       await replyView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),

@@ -16,6 +16,7 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const query = await lookups.resolve(action.ref);
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
+      ctx.retry = { ...action, refresh: true };
       const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact: true, fresh: action.refresh });
       // The record the button was made for, at its place or moved within the page; else it is gone.
       const items: Array<Order | Specification> = results.page.items;

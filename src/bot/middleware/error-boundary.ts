@@ -7,6 +7,16 @@ import { replyOptions } from '../reply.ts';
 import { isUnreachableChat } from '../telegram-errors.ts';
 import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
+import { packCallback } from '../callback-data.ts';
+import { PortalHttpError, PortalNetworkError, PortalTimeoutError } from '../../portal/errors.ts';
+import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
+
+/** Failures that another try may not meet: the portal unreachable, slow, or failing on its side. */
+const isTransient = (error: unknown): boolean =>
+  error instanceof PortalNetworkError ||
+  error instanceof PortalTimeoutError ||
+  error instanceof PortalCircuitOpenError ||
+  (error instanceof PortalHttpError && error.status >= 500);
 
 /** Answers a button press with an alert unless something answered it already; true if this did. */
 const alert = async (ctx: BotContext, text: string): Promise<boolean> => {
@@ -44,7 +54,10 @@ export const errorBoundary = (logger: Logger, defaultLanguage: Locale): Middlewa
           return;
         }
         if (ctx.callbackQuery && (await alert(ctx, text))) return;
-        if (ctx.chat) await ctx.reply(text, replyOptions(ctx));
+        if (!ctx.chat) return;
+        // A portal that is down may be back in a moment: one tap repeats the lookup in this message.
+        const retry = ctx.retry && isTransient(error) ? [[{ text: t('buttons.tryAgain'), callback_data: packCallback(ctx.retry) }]] : [];
+        await ctx.reply(text, { ...replyOptions(ctx), reply_markup: { inline_keyboard: retry } });
       } catch (replyError) {
         logger.error({ err: replyError, updateId: ctx.update.update_id }, 'could not tell the user about a failure');
       }
