@@ -27,12 +27,17 @@ try {
   refuse(error);
 }
 const consoleMode = config.botToken === undefined;
-const secrets: string[] = [config.botToken ?? '', config.webhook?.secret ?? ''];
-if (config.portal.kind === 'remote') secrets.push(config.portal.token ?? '');
+const secrets = [config.botToken ?? '', config.webhook?.secret ?? '', config.portal.kind === 'remote' ? (config.portal.token ?? '') : ''];
+// The portal token in use: the one read from PORTAL_TOKEN_FILE, and again after each rotation.
+let portalToken = () => '';
 // In the console chat the log shares the terminal: only warnings unless asked for more.
-const logger = createLogger({ level: config.logLevel ?? (consoleMode ? 'warn' : 'info'), secrets: secrets.filter(Boolean) });
+const logger = createLogger({
+  level: config.logLevel ?? (consoleMode ? 'warn' : 'info'),
+  secrets: () => [...secrets, portalToken()].filter(Boolean),
+});
 const metrics = createBotMetrics();
 const portal = await openPortal(config.portal, logger, metrics);
+portalToken = portal.token;
 let store: ReturnType<typeof openSqliteStore>;
 try {
   store = openSqliteStore({ dataDir: config.dataDir });

@@ -5,8 +5,9 @@ export type BotMetrics = ReturnType<typeof createBotMetrics>;
 
 /**
  * The bot's metrics. Label values must come from closed sets: `type` is a Telegram update type,
- * `endpoint` a portal resource name (never a URL or query), `outcome` a short fixed word such
- * as ok, http_error, timeout, network, schema, refused.
+ * `endpoint` a portal call (listOrders, listSpecifications; never a URL or query), `outcome`
+ * `ok` or the error's fixed code: PORTAL_NETWORK, PORTAL_TIMEOUT, PORTAL_HTTP, PORTAL_REJECTED,
+ * PORTAL_SCHEMA.
  */
 export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegistry()) => ({
   registry,

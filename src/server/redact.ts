@@ -30,8 +30,11 @@ export const redactSecrets = (secrets: readonly string[]): ((text: string) => st
 
 export type LoggerOptions = {
   level: Level | 'silent';
-  /** Values that must never reach a log line: the bot token, the portal token, the webhook secret. */
-  secrets: readonly string[];
+  /**
+   * Values that must never reach a log line: the bot token, the portal token, the webhook secret.
+   * A function is asked again for every line, for a secret that changes (a rotated portal token).
+   */
+  secrets: readonly string[] | (() => readonly string[]);
   /** Where lines go; standard error by default. */
   destination?: DestinationStream;
 };
@@ -40,5 +43,18 @@ export type LoggerOptions = {
  * A pino logger whose every serialized line, child loggers' included, is scrubbed of the secrets
  * just before it is written: messages, bindings, error messages and stacks alike.
  */
-export const createLogger = ({ level, secrets, destination = pino.destination(2) }: LoggerOptions): Logger =>
-  pino({ level, hooks: { streamWrite: redactSecrets(secrets) } }, destination);
+export const createLogger = ({ level, secrets, destination = pino.destination(2) }: LoggerOptions): Logger => {
+  const current = typeof secrets === 'function' ? secrets : () => secrets;
+  let known = '';
+  let scrub = redactSecrets([]);
+  const streamWrite = (line: string) => {
+    const list = current();
+    const key = JSON.stringify(list);
+    if (key !== known) {
+      known = key;
+      scrub = redactSecrets(list);
+    }
+    return scrub(line);
+  };
+  return pino({ level, hooks: { streamWrite } }, destination);
+};

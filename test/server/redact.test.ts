@@ -40,6 +40,20 @@ describe('redactSecrets', () => {
 });
 
 describe('createLogger', () => {
+  it('follows a secret that changes, such as a rotated portal token', async () => {
+    const { destination, output } = capture();
+    let token = 'first-portal-token-111';
+    const logger = createLogger({ level: 'info', secrets: () => [token], destination });
+    logger.info({ header: `Bearer ${token}` }, 'one');
+    token = 'second-portal-token-222';
+    logger.info({ header: 'Bearer second-portal-token-222' }, 'two');
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = output();
+    expect(text).not.toContain('first-portal-token-111');
+    expect(text).not.toContain('second-portal-token-222');
+    expect(text.match(/\[REDACTED\]/g)).toHaveLength(2);
+  });
+
   it('keeps the secrets out of every line, errors, stacks, bindings and children included', async () => {
     const { destination, output } = capture();
     const logger = createLogger({ level: 'debug', secrets: [BOT_TOKEN, PORTAL_TOKEN], destination });
