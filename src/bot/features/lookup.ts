@@ -5,6 +5,7 @@ import { parseLookupArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
 import { onCallback } from '../on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
+import { whileTyping } from '../typing.ts';
 import { renderLookup } from '../views/lookup.ts';
 import { renderUsage } from '../views/notices.ts';
 
@@ -15,10 +16,9 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
   const lookup = (resource: Resource) => async (ctx: BotContext & { payload: string }) => {
     const args = parseLookupArgs(resource, ctx.payload);
     if (!args.ok) return ctx.reply(renderUsage(resource, args, ctx.t), replyOptions(ctx));
-    await ctx.sendChatAction('typing').catch(() => undefined);
     const ref = await lookups.refFor(args.query);
     ctx.retry = { type: 'page', ref, limit: ctx.pageSize, offset: 0, refresh: true };
-    const results = await lookups.fetchPage(args.query, ctx.pageSize, 0, asker(ctx, 'command'));
+    const results = await whileTyping(ctx, lookups.fetchPage(args.query, ctx.pageSize, 0, asker(ctx, 'command')));
     return replyView(ctx, renderLookup(results, ref, ctx.t, ctx.fmt, now()));
   };
 
@@ -43,7 +43,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce();
       ctx.retry = { type: 'page', ref: action.ref, limit: ctx.pageSize, offset: 0, refresh: true };
-      const results = await lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, 'button'));
+      const results = await whileTyping(ctx, lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, 'button')));
       await replyView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
   );

@@ -60,6 +60,21 @@ describe('a portal call that hangs', () => {
     expect(texts[1]).toContain(`Order No. ${OTHER}`);
   });
 
+  it('shows "typing…" while the portal is slow, and not when the answer comes at once', async () => {
+    const fast = h.api.createUser({ language_code: 'en' });
+    expect((await h.ask(fast, `/order ${OTHER}`)).text).toContain(`Order No. ${OTHER}`);
+    expect(h.api.chatActions(fast.id)).toEqual([]);
+
+    const hold = h.portal.hangWhere((url) => url.includes(HUNG));
+    const slow = h.api.createUser({ language_code: 'en' });
+    const reply = h.ask(slow, `/order ${HUNG}`);
+    await h.api.waitFor(() => h.api.chatActions(slow.id).length === 1, { description: 'typing… in the slow chat' });
+    expect(h.api.chatActions(slow.id)).toMatchObject([{ action: 'typing' }]);
+    hold.release();
+    expect((await reply).text).toContain(`Order No. ${HUNG}`);
+    expect(h.api.chatActions(slow.id)).toHaveLength(1);
+  });
+
   it('sends identical queries of several users to the portal once', async () => {
     const value = '0007300134';
     const hold = h.portal.hangWhere((url) => url.includes(value));
