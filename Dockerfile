@@ -22,4 +22,4 @@ USER node
 # from `docker stop`. The V8 flags size the heap for this bot (live heap about 25 MB) instead of
 # from the host's memory, which on a large host lets it grow to several hundred MB: see
 # BENCHMARKS.md and the README.
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=128", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=192", "src/main.ts"]

@@ -36,6 +36,11 @@ export const createSqliteQueryStore = (db: DatabaseSync, { now, ttlMs }: SqliteQ
 
   let prunedAt = now();
   deleteUnused.run(prunedAt - ttlMs);
+  // Keys this store wrote, and when: a query looked up again within the hour is not written
+  // again (every lookup saves its query; a write per lookup made the WAL checkpoint, and its
+  // disk sync, stall the bot). Within the hour, and the TTL, the row cannot have been pruned.
+  const throttleMs = Math.min(HOUR_MS, ttlMs);
+  const written = new Map<string, number>();
 
   return {
     save(query) {
@@ -45,13 +50,21 @@ export const createSqliteQueryStore = (db: DatabaseSync, { now, ttlMs }: SqliteQ
         prunedAt = time;
       }
       const key = queryKey(query);
+      const last = written.get(key);
+      if (last !== undefined && time - last < throttleMs) return key;
       upsert.run({ key, resource: query.resource, filter: query.filter, value: query.value, now: time });
+      if (written.size >= 10_000) written.clear();
+      written.set(key, time);
       return key;
     },
     load(key) {
       const row = select.get(key);
       const parsed = storedQuery.safeParse(row);
-      if (!row || !parsed.success || queryKey(parsed.data) !== key) return undefined;
+      if (!row || !parsed.success || queryKey(parsed.data) !== key) {
+        // Gone or damaged behind this store's back: the next save writes it again.
+        written.delete(key);
+        return undefined;
+      }
       // Writes are throttled to one an hour per key: plenty for a TTL counted in days.
       const time = now();
       if (typeof row.last_used_at === 'number' && row.last_used_at <= time - HOUR_MS) {

@@ -13,7 +13,7 @@ const rows = (dataDir: string): Row[] =>
 const keys = (dataDir: string) => rows(dataDir).map((row) => row.key);
 
 describe('the sqlite query store', () => {
-  it('gives the same query the same key and keeps one row, touching it on each save', () => {
+  it('gives the same query the same key and keeps one row, touching it on save at most once an hour', () => {
     const dataDir = tempDir();
     const clock = createClock();
     const start = clock.now();
@@ -22,7 +22,10 @@ describe('the sqlite query store', () => {
     expect(key).toBe(queryKey(query('ДП-77/2026')));
     clock.advance(5 * 60_000);
     expect(store.queries.save(query('ДП-77/2026'))).toBe(key);
-    expect(rows(dataDir)).toEqual([{ key, created_at: start, last_used_at: start + 5 * 60_000 }]);
+    expect(rows(dataDir)).toEqual([{ key, created_at: start, last_used_at: start }]);
+    clock.advance(HOUR);
+    expect(store.queries.save(query('ДП-77/2026'))).toBe(key);
+    expect(rows(dataDir)).toEqual([{ key, created_at: start, last_used_at: start + 5 * 60_000 + HOUR }]);
     expect(store.queries.load(key)).toEqual(query('ДП-77/2026'));
     expect(store.queries.load('unknown')).toBeUndefined();
     store.close();
@@ -102,6 +105,17 @@ describe('the sqlite query store', () => {
     expect(store.queries.load(queryKey(query('genuine')))).toBeUndefined();
     const key = store.queries.save(query('genuine'));
     expect(store.queries.load(key)).toEqual(query('genuine'));
+    store.close();
+  });
+
+  it('writes a query again at once if its row went missing since it was saved', () => {
+    const dataDir = tempDir();
+    const store = openSqliteStore({ dataDir });
+    const key = store.queries.save(query('a'));
+    withRawDb(dataDir, (db) => db.prepare('DELETE FROM queries').run());
+    expect(store.queries.load(key)).toBeUndefined();
+    expect(store.queries.save(query('a'))).toBe(key);
+    expect(store.queries.load(key)).toEqual(query('a'));
     store.close();
   });
 });

@@ -1,0 +1,18 @@
+import { Telegraf } from 'telegraf';
+
+// The floor: a bare Telegraf bot with its own polling (bot.launch()) that answers every message
+// with a fixed text and every button press by editing in a fixed text, with ◀ ▶ buttons so the
+// same load can page. Run with BOT_TOKEN and TELEGRAM_API_ROOT.
+
+const keyboard = { inline_keyboard: [[{ text: '◀', callback_data: 'p' }, { text: '▶', callback_data: 'n' }]] };
+const bot = new Telegraf(process.env.BOT_TOKEN ?? '', { telegram: { apiRoot: process.env.TELEGRAM_API_ROOT ?? '' } });
+bot.on('message', (ctx) => ctx.reply('fixed answer', { reply_markup: keyboard }));
+bot.on('callback_query', async (ctx) => {
+  await ctx.editMessageText('fixed page', { reply_markup: keyboard });
+  await ctx.answerCbQuery();
+});
+process.once('SIGTERM', () => {
+  bot.stop('SIGTERM');
+  process.exit(0);
+});
+await bot.launch();

@@ -1,0 +1,91 @@
+import type { Answer, BotMessage, LeanBotApi } from './bot-api.ts';
+import { sampleData } from '../src/demo/sample-data.ts';
+
+// Closed-loop simulated users: each has one action in flight (a lookup or a ◀ ▶ press), waits for
+// the bot's answer, and sends the next at once. The latency of an action runs from enqueueing
+// its update in the emulator to the bot's answering call for that chat.
+
+const unique = <T>(values: T[]) => [...new Set(values)];
+const LOOKUPS: string[] = [
+  ...sampleData.orders.map((order) => `/order ${order.SAP_ID}`),
+  ...unique(sampleData.specifications.map((spec) => spec.CONTRACT_NUMBER as string)).map((contract) => `/spec ${contract}`),
+  '/order status production',
+  '/order status production_evaluation',
+  '/order material 530х8',
+  '/order material труба',
+  '/spec material труба',
+  '/order date 15.03.2026',
+  '/spec type ZSDZMP',
+];
+
+export type Sample = { kind: 'lookup' | 'page'; ms: number; outcome: 'answer' | 'alert' | 'timeout' };
+export type LoadResult = { samples: Sample[]; durationMs: number; actions: number };
+
+/** A random generator with a seed, so runs are alike. */
+const random = (seed: number) => () => {
+  seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+
+export const runLoad = async (api: LeanBotApi, options: { users: number; durationMs: number; firstUserId: number; timeoutMs?: number; seed?: number; ratePerSecond?: number }): Promise<LoadResult> => {
+  const pending = new Map<number, (answer: Answer) => void>();
+  api.onAnswer((answer) => {
+    const resolve = pending.get(answer.chatId);
+    if (resolve) {
+      pending.delete(answer.chatId);
+      resolve(answer);
+    }
+  });
+  const samples: Sample[] = [];
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+  const next = random(options.seed ?? 7);
+
+  // Paced: each user sends at most one action per interval, so the offered load is the rate (when
+  // the bot keeps up) and the latency is the bot's, not the queue's of a saturated closed loop.
+  const intervalMs = options.ratePerSecond ? (1000 * options.users) / options.ratePerSecond : 0;
+  const user = async (userId: number, index: number) => {
+    let last: BotMessage | undefined;
+    let nextAt = started + (intervalMs * index) / options.users;
+    while (performance.now() < deadline) {
+      if (intervalMs > 0) {
+        const wait = nextAt - performance.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        nextAt = Math.max(nextAt + intervalMs, performance.now());
+        if (performance.now() >= deadline) break;
+      }
+      const buttons = last?.keyboard.flat() ?? [];
+      const forward = buttons.find((button) => button.text === '▶');
+      const back = buttons.find((button) => button.text === '◀');
+      const roll = next();
+      let kind: Sample['kind'] = 'page';
+      const answered = new Promise<Answer | undefined>((resolve) => {
+        const timer = setTimeout(() => {
+          pending.delete(userId);
+          resolve(undefined);
+        }, options.timeoutMs ?? 10_000);
+        pending.set(userId, (answer) => {
+          clearTimeout(timer);
+          resolve(answer);
+        });
+      });
+      const at = performance.now();
+      if (last && forward?.callback_data && roll < 0.55) api.press(userId, last, forward.callback_data);
+      else if (last && back?.callback_data && roll < 0.75) api.press(userId, last, back.callback_data);
+      else {
+        kind = 'lookup';
+        api.say(userId, LOOKUPS[Math.floor(next() * LOOKUPS.length)] ?? '/order 0007300100');
+      }
+      const answer = await answered;
+      samples.push({ kind, ms: (answer?.at ?? performance.now()) - at, outcome: answer === undefined ? 'timeout' : answer.alert !== undefined ? 'alert' : 'answer' });
+      if (answer?.message) last = answer.message;
+    }
+  };
+  await Promise.all(Array.from({ length: options.users }, (_, index) => user(options.firstUserId + index, index)));
+  return { samples, durationMs: performance.now() - started, actions: samples.length };
+};
+
+export const percentile = (sorted: number[], p: number): number => {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+};

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { startArgs } from '../test/support/start-command.ts';
+
+// The bot process: spawning it, its resident memory and its CPU time from /proc.
+
+export const rssMb = (pid: number): number => {
+  const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line ? Number(line[1]) / 1024 : NaN;
+};
+
+const TICKS_PER_SECOND = 100;
+/** User + system CPU time of the process so far, in ms. */
+export const cpuMs = (pid: number): number => {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+};
+
+export const machine = () => {
+  const model = /model name\s*:\s*(.+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  return { cores: cpus().length, node: process.version, cpu: model.trim() };
+};
+
+export type Child = { process: ChildProcess; stderr: () => string; stop(): Promise<number | null> };
+
+/**
+ * node's flags in `npm start`, so both bots run with the V8 settings production runs with;
+ * BENCH_NODE_FLAGS replaces them to try others ("" for node's defaults).
+ */
+export const nodeFlags = (): string[] =>
+  process.env.BENCH_NODE_FLAGS === undefined ? startArgs().slice(0, -1) : process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean);
+
+/**
+ * Spawns `node <flags> <script>`. Its standard error (the bot's log) goes to a file, not a pipe
+ * the busy benchmark process would have to drain: a full pipe would block the bot's log writes.
+ */
+export const start = (script: string, env: Record<string, string>, logFile: string): Child => {
+  const log = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeFlags(), script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', log] });
+  closeSync(log);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    process: child,
+    stderr: () => readFileSync(logFile, 'utf8').slice(-20_000),
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+};

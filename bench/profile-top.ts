@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// node bench/profile-top.ts <dir or .cpuprofile> [n]: the functions with the most self time in a
+// V8 CPU profile (--cpu-prof), and the files they are in.
+
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number };
+type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+
+const target = process.argv[2] ?? 'bench/profiles';
+const count = Number(process.argv[3] ?? 25);
+const files = target.endsWith('.cpuprofile') ? [target] : readdirSync(target).filter((file) => file.endsWith('.cpuprofile')).map((file) => join(target, file));
+for (const file of files) {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const perFile = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    const node = byId.get(id);
+    if (!node) return;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const where = url.replace(/^file:\/\/.*?\/(node_modules|src|bench)\//, '$1/');
+    const key = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + delta);
+    const module = where.startsWith('node_modules/') ? where.split('/').slice(0, 2).join('/') : where.split(':')[0] || functionName;
+    perFile.set(module, (perFile.get(module) ?? 0) + delta);
+    total += delta;
+  });
+  const top = (map: Map<string, number>) =>
+    [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
+  process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n-- self time by function\n${top(self).join('\n')}\n-- by module/file\n${top(perFile).slice(0, 15).join('\n')}\n\n`);
+}
