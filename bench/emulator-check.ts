@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startBotApi } from '../test/support/bot-api/index.ts';
 import { startLeanBotApi } from './bot-api.ts';
 import { cpuMs, start } from './proc.ts';
@@ -10,7 +11,7 @@ import { cpuMs, start } from './proc.ts';
 
 const MESSAGES = Number(process.argv[2] ?? 4000);
 const USERS = 200;
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 
 const measure = async (name: string, api: { apiRoot: string; token: string }, say: (user: number, text: string) => void, answered: () => number) => {
   const bot = start(join(root, 'bench/bare-bot.ts'), { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.apiRoot }, join(tmpdir(), 'bench-emulator-check.log'));

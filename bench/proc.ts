@@ -33,12 +33,13 @@ export const nodeFlags = (): string[] =>
   process.env.BENCH_NODE_FLAGS === undefined ? startArgs().slice(0, -1) : process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean);
 
 /**
- * Spawns `node <flags> <script>`. Its standard error (the bot's log) goes to a file, not a pipe
+ * Spawns `node <flags> <script>` with only the environment given (and PATH, HOME): a variable
+ * of the shell that runs the benchmark cannot change what is measured. Its standard error (the bot's log) goes to a file, not a pipe
  * the busy benchmark process would have to drain: a full pipe would block the bot's log writes.
  */
 export const start = (script: string, env: Record<string, string>, logFile: string): Child => {
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeFlags(), script], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', log] });
+  const child = spawn(process.execPath, [...nodeFlags(), script], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'ignore', log] });
   closeSync(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad, type LoadResult } from './load.ts';
@@ -29,7 +30,7 @@ const WARM_UP_MS = 2_000;
 const RATE = Number(args.rate);
 const DELAY_MS = 100;
 const CONCURRENCY = 50;
-const root = new URL('..', import.meta.url).pathname;
+const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const freePort = () =>
@@ -294,7 +295,7 @@ const write = (r: Results) => {
     '',
     `The bot runs as production runs it: \`node ${nodeFlags().join(' ')} src/main.ts\`, long polling, log level info (one audit line per lookup, to a file), CONCURRENCY ${CONCURRENCY}, PORTAL_CACHE_SECONDS 30 (the defaults) unless a row says otherwise; only FLOOD_LIMIT_PER_MINUTE is raised. The floor is a bare Telegraf bot (bench/bare-bot.ts: \`bot.launch()\`, a fixed text for every message, an edit and an answer for every press). Both talk HTTP to the same lean Bot API emulator (bench/bot-api.ts); the bot asks the demo portal over HTTP behind the stated delay (bench/portal.ts).`,
     '',
-    'Latency: from enqueueing the update in the emulator to the bot\'s sendMessage / editMessageText for it. Added latency: latency less the portal delay, for actions that waited at least that long (the others were answered from the cache). CPU ms/update: user + system CPU time of the bot process divided by the updates handled. CPU bot / bench: % of one core used by the bot process, and by the benchmark process (load, both emulators, the portal). Portal requests: what the load cost the portal, against the user actions (what the cache and the coalescing of identical queries save).',
+    'Latency: from enqueueing the update in the emulator to the bot\'s sendMessage / editMessageText for it. Added latency: latency less the portal delay for actions that took at least that long, the others counted whole. At 0 ms it is the latency itself; at 100 ms it is an estimate: an action answered from the cache after queueing 100 ms is credited a portal wait it did not have, and one that joined an identical request already in flight is credited none. CPU ms/update: user + system CPU time of the bot process divided by the updates handled. CPU bot / bench: % of one core used by the bot process, and by the benchmark process (load, both emulators, the portal). Portal requests: what the load cost the portal, against the user actions (what the cache and the coalescing of identical queries save).',
     '',
     row(['run', 'updates/s', 'latency p50 / p95 / p99 ms', 'added p50 / p95 / p99 ms', 'CPU ms/update', 'lookups / pages', 'portal requests', 'timeouts', 'RSS after MB', 'CPU bot / bench %', 'updates/poll']),
     row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { TelegramError, type Telegram } from 'telegraf';
+import { TelegramError, type Context, type Telegraf, type Telegram } from 'telegraf';
 import { Pool } from 'undici';
 
 // Every Bot API call of the bot goes through here: JSON over one undici connection pool to
@@ -48,4 +48,18 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     /** Closes the connections; calls made after this fail. */
     close: () => pool.close(),
   };
+};
+
+/**
+ * Sends every Bot API call of `bot` through a client of its own: the bot's `telegram`, and the
+ * Telegram object Telegraf makes for each update (so this middleware must come first).
+ */
+export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string }) => {
+  const client = createBotApiClient(options);
+  bot.telegram.callApi = client.callApi;
+  bot.use((ctx, next) => {
+    ctx.telegram.callApi = client.callApi;
+    return next();
+  });
+  return client;
 };

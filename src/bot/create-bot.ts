@@ -1,5 +1,5 @@
-import { createBotApiClient } from './bot-api-client.ts';
 import { Telegraf } from 'telegraf';
+import { installBotApiClient } from './bot-api-client.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { BotMetrics } from '../server/bot-metrics.ts';
@@ -34,13 +34,7 @@ export type BotDeps = {
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
 export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot } });
-  // Telegraf makes a Telegram object per update: each gets the same client as the bot's own.
-  const { callApi } = createBotApiClient({ apiRoot: config.telegramApiRoot, token });
-  bot.telegram.callApi = callApi;
-  bot.use((ctx, next) => {
-    ctx.telegram.callApi = callApi;
-    return next();
-  });
+  installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token });
   const lookups = createLookups({ portal, queries: store.queries, logger });
 
   if (metrics) bot.use(updateMetrics(metrics));

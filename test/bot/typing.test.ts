@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { BotContext } from '../../src/bot/context.ts';
-import { TYPING_AFTER_MS, TYPING_EVERY_MS, whileTyping } from '../../src/bot/typing.ts';
+import { TYPING_AFTER_MS, TYPING_EVERY_MS, TYPING_SETTLE_MS, whileTyping } from '../../src/bot/typing.ts';
 
 const later = <T>(ms: number, value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
@@ -62,6 +62,29 @@ describe('whileTyping', () => {
     await expect(result).resolves.toBe('page');
     expect(actions[0]?.done).toBe(TYPING_AFTER_MS + 200);
     expect(returnedAt).toBe(TYPING_AFTER_MS + 200);
+  });
+
+  it('waits for a slow chat action only so long: the answer is not held by a 429 on "typing…"', async () => {
+    const { ctx } = chat(60_000);
+    let returnedAt: number | undefined;
+    const result = whileTyping(ctx, later(TYPING_AFTER_MS + 50, 'page')).then((value) => {
+      returnedAt = Date.now();
+      return value;
+    });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await expect(result).resolves.toBe('page');
+    expect(returnedAt).toBe(TYPING_AFTER_MS + 50 + TYPING_SETTLE_MS);
+  });
+
+  it('does without "typing…" where there is no chat to show it in', async () => {
+    const ctx = {
+      sendChatAction: () => {
+        throw new TypeError('Telegraf: "sendChatAction" isn\'t available for "inline_query"');
+      },
+    } as unknown as BotContext;
+    const result = whileTyping(ctx, later(1_000, 'results'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await expect(result).resolves.toBe('results');
   });
 
   it('ignores a chat action Telegram refuses, and passes on the failure of the work', async () => {

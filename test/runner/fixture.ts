@@ -3,6 +3,7 @@ import { Telegraf } from 'telegraf';
 import { message } from 'telegraf/filters';
 import { startBotApi } from '../support/bot-api/index.ts';
 import type { BotApi } from '../support/bot-api/index.ts';
+import { installBotApiClient } from '../../src/bot/bot-api-client.ts';
 import { startPolling } from '../../src/runner/polling-runner.ts';
 import type { PollingOptions, Runner } from '../../src/runner/polling-runner.ts';
 
@@ -22,6 +23,8 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 /** A tiny bot: every text message goes to `onText`; errors reach the runner instead of Telegraf's exit code. */
 export const createTestBot = (api: BotApi, onText: (update: TextUpdate) => Promise<void>, apiRoot = api.apiRoot) => {
   const bot = new Telegraf(api.token, { telegram: { apiRoot } });
+  // As createBot does: Bot API calls through the bot's own client.
+  installBotApiClient(bot, { apiRoot, token: api.token });
   bot.on(message('text'), (ctx) =>
     onText({
       updateId: ctx.update.update_id,

@@ -2,6 +2,7 @@ import { Telegraf } from 'telegraf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPolling } from '../../src/runner/polling-runner.ts';
 import { startDroppingProxy } from './dropping-proxy.ts';
+import { installBotApiClient } from '../../src/bot/bot-api-client.ts';
 import { createTestBot, sleep, startFixture } from './fixture.ts';
 import type { Fixture } from './fixture.ts';
 
@@ -79,11 +80,12 @@ describe('getUpdates failures', () => {
     expect((await f.api.nextBotMessage(user.id)).text).toBe('echo hi');
     const failures = f.logged('getUpdates failed, retrying');
     expect(failures).toHaveLength(2);
-    expect(failures[0]?.err).toMatchObject({ type: 'FetchError' });
+    expect(failures[0]?.err).toMatchObject({ type: 'SocketError' });
   });
 
   it('rejects at once when the token is refused at start', async () => {
     const bot = new Telegraf('123456:not-the-token', { telegram: { apiRoot: f.api.apiRoot } });
+    installBotApiClient(bot, { apiRoot: f.api.apiRoot, token: '123456:not-the-token' });
 
     await expect(startPolling({ bot, logger: f.logger })).rejects.toMatchObject({ code: 401 });
     expect(f.api.callsTo('getUpdates')).toHaveLength(0);
