@@ -70,6 +70,20 @@ const DATE_PATTERNS: Record<Locale, { date: string; dateTime: string; beforeTime
 
 const DATE_LOCALES = { ru, en: enUS };
 
+/** `compute` with its last results kept, at most `max` of them (all are dropped when full). */
+const remembered = <K, V>(compute: (key: K) => V, max: number): ((key: K) => V) => {
+  const results = new Map<K, V>();
+  return (key) => {
+    let result = results.get(key);
+    if (result === undefined) {
+      result = compute(key);
+      if (results.size >= max) results.clear();
+      results.set(key, result);
+    }
+    return result;
+  };
+};
+
 type ZonedParts = { day: string; time: string };
 
 /** A moment's calendar day ("2026-11-21") and time of day ("14:05") as read on a wall clock in the zone. */
@@ -83,20 +97,14 @@ const zonedReader = (timeZone: string) => {
     minute: '2-digit',
     hourCycle: 'h23',
   });
+  const read = (minute: number): ZonedParts => {
+    const parts = Object.fromEntries(intl.formatToParts(minute * 60_000).map((part) => [part.type, part.value]));
+    return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  };
   // formatToParts is slow and every results message asks for the same few minutes ("updated
   // 14:05"): the last minutes read are kept. Zone offsets are whole minutes.
-  const minutes = new Map<number, ZonedParts>();
-  return (moment: Date): ZonedParts => {
-    const minute = Math.floor(moment.getTime() / 60_000);
-    let read = minutes.get(minute);
-    if (read === undefined) {
-      const parts = Object.fromEntries(intl.formatToParts(moment).map((part) => [part.type, part.value]));
-      read = { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
-      if (minutes.size >= 16) minutes.clear();
-      minutes.set(minute, read);
-    }
-    return read;
-  };
+  const readMinute = remembered(read, 16);
+  return (moment: Date): ZonedParts => readMinute(Math.floor(moment.getTime() / 60_000));
 };
 
 /** Far-future validity ends (9999-12-31 and the like) mean "no end". */
@@ -151,18 +159,10 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
     const midnight = parsed.getHours() === 0 && parsed.getMinutes() === 0 && parsed.getSeconds() === 0;
     return format(parsed, midnight ? patterns.date : patterns.dateTime, { locale: DATE_LOCALES[locale] });
   };
-  // A page repeats the same few dates (order dates, validity ends): each is formatted once.
-  const dates = new Map<string, string>();
-  const date = (timestamp: string | null): string => {
-    if (timestamp === null) return EMPTY_VALUE;
-    let text = dates.get(timestamp);
-    if (text === undefined) {
-      text = formatDate(timestamp);
-      if (dates.size >= 4_096) dates.clear();
-      dates.set(timestamp, text);
-    }
-    return text;
-  };
+  // A page repeats the same few dates (order dates, validity ends), and a record in full builds
+  // its lists more than once to fit them into parts: each date is formatted once.
+  const formatted = remembered(formatDate, 4_096);
+  const date = (timestamp: string | null): string => (timestamp === null ? EMPTY_VALUE : formatted(timestamp));
 
   return {
     locale,

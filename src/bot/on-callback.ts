@@ -8,7 +8,7 @@ type ActionOf<T extends CallbackAction['type']> = Extract<CallbackAction, { type
 const decoded = new WeakMap<object, CallbackAction | undefined>();
 
 /** The action of a button press, or undefined for any other update and for a forged button. */
-export const callbackAction = (ctx: BotContext): CallbackAction | undefined => {
+const callbackAction = (ctx: BotContext): CallbackAction | undefined => {
   const query = ctx.callbackQuery;
   if (!query || !('data' in query)) return undefined;
   if (!decoded.has(query)) decoded.set(query, unpackCallback(query.data));

@@ -1,4 +1,3 @@
-import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import { MAX_DETAILS_PARTS, MAX_LINKS_PER_PART, entriesOf, isLink, paginate, renderPart, truncate } from './details-paging.ts';
 import type { Frame, Slice } from './details-paging.ts';
@@ -41,19 +40,6 @@ export const HEAD_TEXT_LIMITS = [300, 100, 40] as const;
 export const ITEM_TEXT_LIMITS = [400, 150, 60] as const;
 /** Visible characters of the title and key fields, so that the worst list entry still fits beside them. */
 const HEAD_BUDGET = 1200;
-
-/** The formatter with each timestamp's date formatted once: the lists may be built more than once. */
-export const withCachedDates = (fmt: Formatter): Formatter => {
-  const dates = new Map<string | null, string>();
-  const date = (timestamp: string | null): string => {
-    const known = dates.get(timestamp);
-    if (known !== undefined) return known;
-    const formatted = fmt.date(timestamp);
-    dates.set(timestamp, formatted);
-    return formatted;
-  };
-  return { ...fmt, date };
-};
 
 const linkCount = (sections: readonly DetailsSection[]): number =>
   sections.reduce((count, section) => count + section.items.filter(isLink).length, 0);

@@ -4,7 +4,7 @@ import type { Translate } from '../../i18n.ts';
 import type { Order, OrderPosition } from '../../portal/schemas.ts';
 import { DEFAULT_CARD_OPTIONS, clip, joinLines, say } from './card-parts.ts';
 import type { CardOptions } from './card-parts.ts';
-import { renderDetails, withCachedDates } from './details-view.ts';
+import { renderDetails } from './details-view.ts';
 import type { DetailsItem, DetailsSource, DetailsView } from './details-view.ts';
 import { renderFetchedAt } from './fetched-at.ts';
 import { escapeHtml } from './html.ts';
@@ -74,6 +74,6 @@ export const renderOrderDetails = (
   fetchedAt?: Date,
   now?: Date,
 ): DetailsView => {
-  const source = orderSource(order, t, withCachedDates(fmt));
+  const source = orderSource(order, t, fmt);
   return renderDetails(source, part, t, renderFetchedAt(t, fmt, fetchedAt, now));
 };

@@ -4,7 +4,7 @@ import type { Translate } from '../../i18n.ts';
 import type { RelatedOrder, Specification, SpecificationPosition } from '../../portal/schemas.ts';
 import { DEFAULT_CARD_OPTIONS, clip, distinct, joinLines, say } from './card-parts.ts';
 import type { CardOptions } from './card-parts.ts';
-import { renderDetails, withCachedDates } from './details-view.ts';
+import { renderDetails } from './details-view.ts';
 import type { DetailsItem, DetailsSection, DetailsSource, DetailsView } from './details-view.ts';
 import { renderFetchedAt } from './fetched-at.ts';
 import { escapeHtml } from './html.ts';
@@ -91,6 +91,6 @@ export const renderSpecDetails = (
   fetchedAt?: Date,
   now?: Date,
 ): DetailsView => {
-  const source = specSource(spec, t, withCachedDates(fmt));
+  const source = specSource(spec, t, fmt);
   return renderDetails(source, part, t, renderFetchedAt(t, fmt, fetchedAt, now));
 };
