@@ -58,8 +58,10 @@ const envSchema = z.object({
   PORTAL_CIRCUIT_FAILURES: numberVar(5, 1, 1000, 'failures'),
   PORTAL_CIRCUIT_OPEN_SECONDS: numberVar(30, 0.1, 3600, 'seconds', false),
   CONCURRENCY: numberVar(50, 1, 1000, 'updates'),
-  SHUTDOWN_GRACE_MS: numberVar(10_000, 0, 120_000, 'milliseconds'),
+  SHUTDOWN_GRACE_MS: numberVar(8_000, 0, 120_000, 'milliseconds'),
   PORTAL_TIMEOUT_MS: numberVar(10_000, 100, 120_000, 'milliseconds'),
+  PORTAL_MAX_BODY_BYTES: numberVar(4 * 1024 * 1024, 65_536, 64 * 1024 * 1024, 'bytes'),
+  HANDLER_DEADLINE_SECONDS: numberVar(60, 1, 600, 'seconds'),
   ALLOWED_USER_IDS: idList,
   ALLOWED_CHAT_IDS: idList,
   ALLOW_ANYONE: flag,
@@ -113,11 +115,13 @@ export type Config = {
   portal: (
     | { kind: 'remote'; url: string; token: string | undefined; tokenFile: string | undefined }
     | { kind: 'demo' }
-  ) & { timeoutMs: number; cacheTtlMs: number; circuit: { failureThreshold: number; openMs: number } };
+  ) & { timeoutMs: number; maxBodyBytes: number; cacheTtlMs: number; circuit: { failureThreshold: number; openMs: number } };
   /** Updates handled at once, across chats (in order within a chat). */
   concurrency: number;
   /** How long a stop waits for updates in flight. */
   shutdownGraceMs: number;
+  /** How long one update's handler may run; then its remaining Telegram calls are cancelled. */
+  handlerDeadlineMs: number;
   access: { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
   defaultLanguage: Locale;
   pageSize: PageSize;
@@ -172,11 +176,13 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
         ? { kind: 'remote' as const, url: e.PORTAL_URL, token: e.PORTAL_TOKEN, tokenFile: e.PORTAL_TOKEN_FILE }
         : { kind: 'demo' as const }),
       timeoutMs: e.PORTAL_TIMEOUT_MS,
+      maxBodyBytes: e.PORTAL_MAX_BODY_BYTES,
       cacheTtlMs: e.PORTAL_CACHE_SECONDS * 1000,
       circuit: { failureThreshold: e.PORTAL_CIRCUIT_FAILURES, openMs: Math.round(e.PORTAL_CIRCUIT_OPEN_SECONDS * 1000) },
     },
     concurrency: e.CONCURRENCY,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    handlerDeadlineMs: e.HANDLER_DEADLINE_SECONDS * 1000,
     // The demo portal holds no real data: anyone may use it.
     access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
     defaultLanguage: e.DEFAULT_LANGUAGE as Locale,

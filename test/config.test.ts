@@ -15,10 +15,12 @@ describe('parseConfig', () => {
   it('runs with no configuration at all: console chat on the demo portal, open to anyone', () => {
     const config = parseConfig({});
     expect(config.botToken).toBeUndefined();
-    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
+    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, maxBodyBytes: 4_194_304, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
     expect(config.webhook).toBeUndefined();
     expect(config.port).toBeUndefined();
     expect(config.concurrency).toBe(50);
+    expect(config.handlerDeadlineMs).toBe(60_000);
+    expect(config.shutdownGraceMs).toBe(8_000);
     expect(config.access.anyone).toBe(true);
     expect(config.defaultLanguage).toBe('ru');
     expect(config.pageSize).toBe(5);
@@ -39,7 +41,7 @@ describe('parseConfig', () => {
       PAGE_SIZE: '20',
       PORTAL_TIMEOUT_MS: '2500',
     });
-    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
+    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, maxBodyBytes: 4_194_304, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
     expect([...config.access.userIds]).toEqual([1, 22, 333]);
     expect([...config.access.chatIds]).toEqual([-1001234567890]);
     expect(config.access.anyone).toBe(false);
@@ -80,6 +82,18 @@ describe('parseConfig', () => {
     expect(problemsOf({ CONCURRENCY: ' ' })).toEqual([expect.stringContaining('CONCURRENCY')]);
     expect(problemsOf({ FLOOD_LIMIT_PER_MINUTE: '2.5' })).toEqual([expect.stringContaining('FLOOD_LIMIT_PER_MINUTE')]);
     expect(parseConfig({ PORTAL_CIRCUIT_OPEN_SECONDS: '0.5' }).portal.circuit.openMs).toBe(500);
+  });
+
+  it('reads the portal body cap and the handler deadline, within their ranges', () => {
+    const config = parseConfig({ PORTAL_MAX_BODY_BYTES: '1048576', HANDLER_DEADLINE_SECONDS: '30' });
+    expect(config.portal.maxBodyBytes).toBe(1_048_576);
+    expect(config.handlerDeadlineMs).toBe(30_000);
+    expect(problemsOf({ PORTAL_MAX_BODY_BYTES: '1000' })).toEqual([
+      'PORTAL_MAX_BODY_BYTES: must be a whole number of bytes from 65536 to 67108864',
+    ]);
+    expect(problemsOf({ HANDLER_DEADLINE_SECONDS: '0' })).toEqual([
+      'HANDLER_DEADLINE_SECONDS: must be a whole number of seconds from 1 to 600',
+    ]);
   });
 
   it('switches to a webhook with WEBHOOK_URL, which needs PORT', () => {

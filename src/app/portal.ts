@@ -31,6 +31,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
   const base = createPortalClientWithTokens({
     baseUrl: demo?.url ?? (config.kind === 'remote' ? config.url : ''),
     timeoutMs: config.timeoutMs,
+    maxBodyBytes: config.maxBodyBytes,
     tokens,
     logger,
   });

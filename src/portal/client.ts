@@ -1,13 +1,16 @@
+import type { Logger } from 'pino';
 import { request, type Dispatcher } from 'undici';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { envelopeSchema, orderSchema, pageSchema, specificationSchema, type Order, type Specification } from './schemas.ts';
 import {
+  PortalBodyTooLargeError,
   PortalHttpError,
   PortalNetworkError,
   PortalRejectedError,
   PortalSchemaError,
   PortalTimeoutError,
 } from './errors.ts';
+import { announcedLength, readCapped } from './read-body.ts';
 import { buildSearchParams, RESOURCE_PATHS, type OrderQuery, type Paging, type SpecificationQuery } from './query.ts';
 
 export type Page<T> = { items: T[]; total: number; limit: number; offset: number };
@@ -21,8 +24,17 @@ export type PortalClientOptions = {
   baseUrl: string;
   token: string;
   timeoutMs: number;
+  /** The largest answer read; past it the call fails as unreadable data. */
+  maxBodyBytes?: number;
+  /** Where a portal that breaks the spec without failing the call (too many records) is reported. */
+  logger?: Pick<Logger, 'warn'>;
   dispatcher?: Dispatcher;
 };
+
+/** As PORTAL_MAX_BODY_BYTES: ten times a page of 20 records with 60 positions each. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Of an error answer only the start is kept, for the log. */
+const ERROR_BODY_BYTES = 4 * 1024;
 
 const orderPage = pageSchema(orderSchema);
 const specificationPage = pageSchema(specificationSchema);
@@ -34,6 +46,9 @@ const toPage = <T>(data: { result: T[]; total: number; limit: number; offset: nu
   offset: data.offset,
 });
 
+/** Just enough of a page to count its records before they are validated. */
+const resultListSchema = z.looseObject({ result: z.array(z.unknown()) });
+
 const isTimeout = (error: unknown): boolean =>
   error instanceof Error &&
   ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'].includes((error as { code?: string }).code ?? '');
@@ -41,11 +56,12 @@ const isTimeout = (error: unknown): boolean =>
 export const createPortalClient = (options: PortalClientOptions): PortalClient => {
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
 
-  const get = async <S extends z.ZodType>(path: string, params: URLSearchParams, schema: S): Promise<z.infer<S>> => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+
+  const readText = async (path: string, params: URLSearchParams): Promise<string> => {
     const url = new URL(path.replace(/^\//, ''), base);
     url.search = params.toString();
     const signal = AbortSignal.timeout(options.timeoutMs);
-    let body: unknown;
     try {
       const response = await request(url, {
         method: 'GET',
@@ -56,35 +72,54 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
         ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
       if (response.statusCode < 200 || response.statusCode >= 300) {
-        // The body may still hold an envelope with an error_code: read it for the log, never trust it.
-        const text = await response.body.text().catch(() => '');
-        throw new PortalHttpError(response.statusCode, text.slice(0, 500));
+        // The body may still hold an envelope with an error_code: read its start for the log, never trust it.
+        const start = await readCapped(response.body, ERROR_BODY_BYTES).catch(() => ({ text: '' }));
+        throw new PortalHttpError(response.statusCode, start.text);
       }
-      const text = await response.body.text();
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new PortalSchemaError(`portal answered with something that is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+      const announced = announcedLength(response.headers);
+      if (announced !== undefined && announced > maxBodyBytes) {
+        response.body.destroy();
+        throw new PortalBodyTooLargeError(maxBodyBytes, announced);
       }
+      const body = await readCapped(response.body, maxBodyBytes);
+      if (body.truncated) throw new PortalBodyTooLargeError(maxBodyBytes);
+      return body.text;
     } catch (error) {
       if (error instanceof PortalHttpError || error instanceof PortalSchemaError) throw error;
       if (signal.aborted || isTimeout(error)) throw new PortalTimeoutError(options.timeoutMs);
       throw new PortalNetworkError(`portal request failed: ${(error as Error).message}`, { cause: error });
     }
+  };
 
+  /** The spec says a page holds at most `limit` records; the rest of a longer one is dropped here. */
+  const withinLimit = (data: unknown, path: string, limit: number): unknown => {
+    const page = resultListSchema.safeParse(data);
+    if (!page.success || page.data.result.length <= limit) return data;
+    options.logger?.warn({ path, received: page.data.result.length, limit }, 'portal sent more records than asked; the rest are ignored');
+    return { ...page.data, result: page.data.result.slice(0, limit) };
+  };
+
+  const get = async <S extends z.ZodType>(path: string, params: URLSearchParams, limit: number, schema: S): Promise<z.infer<S>> => {
+    const text = await readText(path, params);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      throw new PortalSchemaError(`portal answered with something that is not JSON: ${JSON.stringify(text.slice(0, 120))}`, { cause: error });
+    }
     const envelope = envelopeSchema.safeParse(body);
     if (!envelope.success) throw new PortalSchemaError('portal answer is not the documented envelope', { cause: envelope.error });
     if (!envelope.data.success) throw new PortalRejectedError(envelope.data.error_code);
-    const data = schema.safeParse(envelope.data.data);
+    const data = schema.safeParse(withinLimit(envelope.data.data, path, limit));
     if (!data.success) throw new PortalSchemaError('portal records do not match the spec', { cause: data.error });
     return data.data;
   };
 
   return {
     listOrders: async (query, paging) =>
-      toPage(await get(RESOURCE_PATHS.order, buildSearchParams(query, paging), orderPage)),
+      toPage(await get(RESOURCE_PATHS.order, buildSearchParams(query, paging), paging.limit, orderPage)),
     listSpecifications: async (query, paging) =>
-      toPage(await get(RESOURCE_PATHS.specification, buildSearchParams(query, paging), specificationPage)),
+      toPage(await get(RESOURCE_PATHS.specification, buildSearchParams(query, paging), paging.limit, specificationPage)),
   };
 };
 

@@ -51,3 +51,16 @@ export class PortalRejectedError extends PortalError {
 export class PortalSchemaError extends PortalError {
   readonly code = 'PORTAL_SCHEMA';
 }
+
+/** The answer is larger than the bot reads (PORTAL_MAX_BODY_BYTES): unreadable, as a bad schema is. */
+export class PortalBodyTooLargeError extends PortalSchemaError {
+  readonly maxBytes: number;
+  constructor(maxBytes: number, announced?: number) {
+    super(
+      announced === undefined
+        ? `portal answer is larger than ${maxBytes} bytes; reading stopped there`
+        : `portal announced ${announced} bytes, more than the ${maxBytes} bytes read`,
+    );
+    this.maxBytes = maxBytes;
+  }
+}

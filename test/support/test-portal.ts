@@ -34,6 +34,19 @@ export type PortalRequest = { url: string; token: string | undefined };
 
 type Held = { predicate: (url: string) => boolean; parked: Array<() => void>; seen: number };
 
+/** An answer of the test's own in place of the demo's: a status (200) and a body, JSON unless a string or bytes. */
+export type PortalAnswer = { status?: number; body: unknown };
+
+type Override = { predicate: (url: string) => boolean; answer: (url: URL) => PortalAnswer; seen: number };
+
+const sendAnswer = (res: ServerResponse, { status = 200, body }: PortalAnswer) => {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+  // The client may stop reading and close the connection: that is not the portal's problem.
+  res.on('error', () => undefined);
+  res.end(bytes);
+};
+
 export const startTestPortal = async (token = 'test-portal-token') => {
   let demo = createDemoPortalHandler({ token });
   let acceptedToken = token;
@@ -41,6 +54,7 @@ export const startTestPortal = async (token = 'test-portal-token') => {
   /** Faults for the next requests only, first first (they win over `fault`). */
   const nextFaults: PortalFault[] = [];
   const holds = new Set<Held>();
+  const overrides = new Set<Override>();
   const requests: string[] = [];
   const received: PortalRequest[] = [];
 
@@ -48,7 +62,13 @@ export const startTestPortal = async (token = 'test-portal-token') => {
     const once = nextFaults.shift();
     if (once) FAULTS[once](res);
     else if (fault) FAULTS[fault](res);
-    else demo(req, res);
+    else {
+      const url = req.url ?? '';
+      const override = [...overrides].find((candidate) => candidate.predicate(url));
+      if (!override) return demo(req, res);
+      override.seen += 1;
+      sendAnswer(res, override.answer(new URL(url, 'http://portal')));
+    }
   };
 
   const release = (held: Held) => {
@@ -103,6 +123,19 @@ export const startTestPortal = async (token = 'test-portal-token') => {
         /** Requests held so far (answered or not). */
         count: () => held.seen,
         release: () => release(held),
+      };
+    },
+    /**
+     * Requests whose target matches get `answer` (or what it returns for the request's URL) instead
+     * of the demo's, until `stop` is called; faults still win. Others are answered as before.
+     */
+    answerWhere(predicate: (url: string) => boolean, answer: PortalAnswer | ((url: URL) => PortalAnswer)) {
+      const override: Override = { predicate, answer: typeof answer === 'function' ? answer : () => answer, seen: 0 };
+      overrides.add(override);
+      return {
+        /** Requests answered this way so far. */
+        count: () => override.seen,
+        stop: () => void overrides.delete(override),
       };
     },
     async close() {

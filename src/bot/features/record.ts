@@ -20,7 +20,8 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact: true, fresh: action.refresh });
       // The record the button was made for, at its place or moved within the page; else it is gone.
       const items: Array<Order | Specification> = results.page.items;
-      const index = recordId(items[action.index] ?? items[0]!) === action.id ? action.index : items.findIndex((item) => recordId(item) === action.id);
+      const atPlace = items[action.index];
+      const index = atPlace !== undefined && recordId(atPlace) === action.id ? action.index : items.findIndex((item) => recordId(item) === action.id);
       const refs = { list: action.ref };
       const view = index < 0 ? undefined : renderRecord(results, { index, part: action.part }, refs, ctx.t, ctx.fmt, now());
       await editView(ctx, view ?? renderRecordGone(action, ctx.t));

@@ -14,13 +14,47 @@ const toArticle = ({ id, title, description, text }: Rendered): InlineQueryResul
   input_message_content: { message_text: text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } },
 });
 
-/** One article per record, and the offset of the next page when there is one. */
+/** Telegram's limit for a result id. */
+const MAX_ID_BYTES = 64;
+
+const sameContent = (left: Rendered, right: Rendered) =>
+  left.title === right.title && left.description === right.description && left.text === right.text;
+
+/**
+ * Result ids must be unique within an answer. A record the portal repeated is offered once: the
+ * user could not tell the copies apart. Different records under one id (one number, different
+ * data) are all offered, the later ones under the id with "~2", "~3"… (ids are ASCII: bytes are characters).
+ */
+const uniqueResults = (rendered: readonly Rendered[]): Rendered[] => {
+  const byId = new Map<string, Rendered>();
+  for (const item of rendered) {
+    const earlier = byId.get(item.id);
+    if (earlier === undefined) {
+      byId.set(item.id, item);
+      continue;
+    }
+    if (sameContent(earlier, item)) continue;
+    for (let n = 2; ; n += 1) {
+      const suffix = `~${n}`;
+      const id = `${item.id.slice(0, MAX_ID_BYTES - suffix.length)}${suffix}`;
+      const taken = byId.get(id);
+      if (taken !== undefined && sameContent(taken, item)) break;
+      if (taken === undefined) {
+        byId.set(id, { ...item, id });
+        break;
+      }
+    }
+  }
+  return [...byId.values()];
+};
+
+/** One article per distinct record, and the offset of the next page (by the portal's count) when there is one. */
 export const renderInlineAnswer = (results: Results, t: Translate, fmt: Formatter) => {
   const { query, page, paging } = results;
   if (page.items.length === 0) return { results: [toArticle(renderInlineNotice('nothingFound', t, { query }, fmt))], nextOffset: '' };
   const next = paging.offset + page.items.length;
   return {
-    results: page.items.map((record) => toArticle(renderInlineResult(query, record, t, fmt))),
+    results: uniqueResults(page.items.map((record) => renderInlineResult(query, record, t, fmt))).map(toArticle),
     nextOffset: next < page.total ? String(next) : '',
   };
 };

@@ -61,26 +61,54 @@ const renderHeader = ({ query, items, total, offset, fetchedAt, now }: ResultsTe
   ]);
 };
 
+type Measured = { html: string; length: number };
+
+const BLANK_LINE_LENGTH = BLANK_LINE.length;
+
+/**
+ * The page's cards rendered with `options`, measured one by one, as long as they could still fit
+ * in `room` characters together (each after a blank line): rendering stops at the first card
+ * past it, so a page of any length costs at most one message's worth of cards.
+ */
+const cardsWithin = (page: ResultsText, options: CardOptions, room: number, t: Translate, fmt: Formatter): { cards: Measured[]; fit: boolean } => {
+  const cards: Measured[] = [];
+  let used = 0;
+  for (const [index, record] of page.items.entries()) {
+    // Numbered as the buttons that open them are.
+    const html = `<b>${page.offset + index + 1}.</b> ${renderCard(page.query.resource, record, t, fmt, options)}`;
+    const length = visibleLength(html);
+    cards.push({ html, length });
+    used += BLANK_LINE_LENGTH + length;
+    if (used > room) return { cards, fit: false };
+  }
+  return { cards, fit: true };
+};
+
 /** One message for a page of records, within Telegram's 4096 characters for any records. */
 export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatter): string => {
   if (page.items.length === 0) return renderNothingFound(page.query, t, fmt);
   const header = renderHeader(page, t, fmt);
-  const fits = (text: string) => visibleLength(text) <= TELEGRAM_TEXT_LIMIT;
+  // HTML lengths add up: every card and the header close their own tags and entities.
+  const room = TELEGRAM_TEXT_LIMIT - visibleLength(header);
+  const join = (cards: readonly Measured[], ...rest: string[]) => [header, ...cards.map((card) => card.html), ...rest].join(BLANK_LINE);
   const notShown = (count: number) =>
     t(page.query.resource === 'order' ? 'results.ordersNotShown' : 'results.specificationsNotShown', { count });
-  let cards: string[] = [];
+  let cards: Measured[] = [];
   for (const options of DEGRADE_STEPS) {
-    // Numbered as the buttons that open them are.
-    cards = page.items.map((record, index) => `<b>${page.offset + index + 1}.</b> ${renderCard(page.query.resource, record, t, fmt, options)}`);
-    const text = [header, ...cards].join(BLANK_LINE);
-    if (fits(text)) return text;
+    const step = cardsWithin(page, options, room, t, fmt);
+    if (step.fit) return join(step.cards);
+    cards = step.cards;
   }
-  // Last resort: whole cards are left out from the end, and the message says how many.
+  // Last resort: whole cards are left out from the end, and the message says how many. Only the
+  // cards rendered can be among them: with the last one rendered, they already overflow.
+  // lengths[n]: the first n cards, each after its blank line.
+  const lengths = [0];
+  for (const card of cards) lengths.push(lengths.at(-1)! + BLANK_LINE_LENGTH + card.length);
   for (let shown = cards.length - 1; shown > 0; shown -= 1) {
-    const text = [header, ...cards.slice(0, shown), notShown(cards.length - shown)].join(BLANK_LINE);
-    if (fits(text)) return text;
+    const note = notShown(page.items.length - shown);
+    if (lengths[shown]! + BLANK_LINE_LENGTH + visibleLength(note) <= room) return join(cards.slice(0, shown), note);
   }
-  return [header, notShown(cards.length)].join(BLANK_LINE);
+  return [header, notShown(page.items.length)].join(BLANK_LINE);
 };
 
 /** "No orders found" with the filter that was used. */

@@ -53,4 +53,4 @@ export type PortalClientWithTokensOptions = Omit<PortalClientOptions, 'token'> &
 
 /** createPortalClient, with the token taken from a TokenSource and reloaded on 401. */
 export const createPortalClientWithTokens = ({ tokens, logger, onEvent, ...options }: PortalClientWithTokensOptions): PortalClient =>
-  withTokenRotation({ tokens, logger, onEvent, createClient: (token) => createPortalClient({ ...options, token }) });
+  withTokenRotation({ tokens, logger, onEvent, createClient: (token) => createPortalClient({ ...options, token, logger }) });

@@ -6,6 +6,40 @@ export type TokenSource = {
   reload(): string;
 };
 
+/** PORTAL_TOKEN_FILE cannot be read, or holds no token: names the file and what to do. */
+export class TokenFileError extends Error {
+  readonly code = 'ERR_TOKEN_FILE';
+  readonly path: string;
+
+  constructor(path: string, reason: string, hint: string, options?: ErrorOptions) {
+    super(`cannot read the portal token file ${path} (PORTAL_TOKEN_FILE): ${reason}. ${hint}`, options);
+    this.name = 'TokenFileError';
+    this.path = path;
+  }
+}
+
+const READ_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+};
+const MOVED_HINT = 'Put the token there, or point PORTAL_TOKEN_FILE at the file that has it.';
+
+const readTokenFile = (path: string): string => {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+    const reason = (code && READ_REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
+    throw new TokenFileError(path, reason, MOVED_HINT, { cause: error });
+  }
+  const value = text.trim();
+  if (!value) throw new TokenFileError(path, 'it is empty', 'Put the token there.');
+  return value;
+};
+
 /**
  * The portal token, fixed or read from a file (PORTAL_TOKEN_FILE) that a sidecar may rewrite.
  * The file wins when both are given. The file is read at start and on reload() only.
@@ -15,14 +49,9 @@ export const createTokenSource = ({ token, tokenFile }: { token?: string; tokenF
     if (!token) throw new Error('a portal token or a token file is required');
     return { current: () => token, reload: () => token };
   }
-  const read = (): string => {
-    const value = readFileSync(tokenFile, 'utf8').trim();
-    if (!value) throw new Error(`portal token file ${tokenFile} is empty`);
-    return value;
-  };
-  let value = read();
+  let value = readTokenFile(tokenFile);
   return {
     current: () => value,
-    reload: () => (value = read()),
+    reload: () => (value = readTokenFile(tokenFile)),
   };
 };

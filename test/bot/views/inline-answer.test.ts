@@ -1,0 +1,61 @@
+import { describe, expect, test } from 'vitest';
+import { createFormatter } from '../../../src/format.ts';
+import { createTranslator } from '../../../src/i18n.ts';
+import type { Results } from '../../../src/portal/client.ts';
+import type { Order } from '../../../src/portal/schemas.ts';
+import { renderInlineAnswer } from '../../../src/bot/views/inline-answer.ts';
+import { makeOrder } from '../../fixtures/portal-records.ts';
+
+// Telegram refuses an answer whose result ids repeat (RESULT_ID_DUPLICATE), and the portal may
+// send the same record twice.
+
+const t = createTranslator('en');
+const fmt = createFormatter('en');
+
+const answer = (items: Order[], total = items.length) => {
+  const results: Results = {
+    query: { resource: 'order', filter: 'STATUS', value: 'production' },
+    paging: { limit: 20, offset: 0 },
+    page: { items, total, limit: 20, offset: 0 },
+  };
+  return renderInlineAnswer(results, t, fmt);
+};
+
+const ids = (view: ReturnType<typeof answer>) => view.results.map((result) => result.id);
+
+describe('inline answer with repeated records', () => {
+  test('the same record twice is offered once; paging still counts what the portal sent', () => {
+    const first = makeOrder({ SAP_ID: '0007300100' });
+    const second = makeOrder({ SAP_ID: '0007300101' });
+    const view = answer([first, second, first, second, first], 30);
+    expect(ids(view)).toEqual(['o:0007300100', 'o:0007300101']);
+    expect(view.results.map((result) => result.title)).toEqual([
+      expect.stringContaining('0007300100'),
+      expect.stringContaining('0007300101'),
+    ]);
+    expect(view.nextOffset).toBe('5');
+  });
+
+  test('two different records with one number are both offered, under different ids', () => {
+    const long = 'A'.repeat(60);
+    const view = answer([
+      makeOrder({ SAP_ID: '0007300100', STATUS_TEXT: 'Production' }),
+      makeOrder({ SAP_ID: '0007300100', STATUS_TEXT: 'Shipped' }),
+      makeOrder({ SAP_ID: long, STATUS_TEXT: 'Production' }),
+      makeOrder({ SAP_ID: long, STATUS_TEXT: 'Shipped' }),
+      makeOrder({ SAP_ID: long, STATUS_TEXT: 'Cancelled' }),
+    ]);
+    const all = ids(view);
+    expect(all).toHaveLength(5);
+    expect(new Set(all).size).toBe(5);
+    expect(all[0]).toBe('o:0007300100');
+    for (const id of all) expect(Buffer.byteLength(id)).toBeLessThanOrEqual(64);
+    expect(view.results.map((result) => result.title)).toEqual([
+      expect.stringContaining('Production'),
+      expect.stringContaining('Shipped'),
+      expect.stringContaining('Production'),
+      expect.stringContaining('Shipped'),
+      expect.stringContaining('Cancelled'),
+    ]);
+  });
+});
