@@ -5,17 +5,20 @@ import { startReceiving } from './app/telegram.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { runConsoleChat } from './console/console-chat.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
+import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './server/bot-metrics.ts';
 import { createLogger } from './server/redact.ts';
+import { StoreOpenError } from './store/errors.ts';
 import { StoreVersionError } from './store/migrations.ts';
 import { openSqliteStore } from './store/sqlite-store.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
 // store → bot → updates (polling, webhook or the console chat), and the signals that stop it.
 
-/** A configuration the bot cannot run with: said on stderr, exit status 2. */
+/** A configuration, store or token file the bot cannot run with: said on stderr, exit status 2. */
 const refuse: (error: unknown) => never = (error) => {
-  if (!(error instanceof ConfigError || error instanceof StoreVersionError)) throw error;
+  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError].some((type) => error instanceof type);
+  if (!known || !(error instanceof Error)) throw error;
   process.stderr.write(`${error.message}\n`);
   process.exit(2);
 };
@@ -36,7 +39,12 @@ const logger = createLogger({
   secrets: () => [...secrets, portalToken()].filter(Boolean),
 });
 const metrics = createBotMetrics();
-const portal = await openPortal(config.portal, logger, metrics);
+let portal: Awaited<ReturnType<typeof openPortal>>;
+try {
+  portal = await openPortal(config.portal, logger, metrics);
+} catch (error) {
+  refuse(error);
+}
 portalToken = portal.token;
 let store: ReturnType<typeof openSqliteStore>;
 try {
@@ -78,7 +86,14 @@ if (consoleMode) {
   process.once('SIGINT', () => void stop('SIGINT', 0));
   process.once('SIGTERM', () => void stop('SIGTERM', 0));
   try {
-    receiving = await startReceiving({ bot, config: config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
+    receiving = await startReceiving({
+      bot,
+      config: config,
+      logger,
+      metrics: metrics.registry,
+      readiness: () => portal.readiness(),
+      onSecret: (secret) => secrets.push(secret),
+    });
   } catch (error) {
     logger.fatal({ err: error }, 'the bot could not start');
     await stop('start failed', 1);

@@ -1,13 +1,15 @@
 import type { Logger } from 'pino';
-import type { Telegraf } from 'telegraf';
 import type { Config } from '../config.ts';
-import type { BotContext } from '../bot/context.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
+import { createUpdateHandler } from '../runner/handle-update.ts';
 import { createKeyedQueue } from '../runner/keyed-queue.ts';
-import { startPolling } from '../runner/polling-runner.ts';
+import { startPolling, type PollableBot } from '../runner/polling-runner.ts';
+import { createRecentIds } from '../runner/recent-ids.ts';
+import { DEFAULT_BACKOFF, type Backoff } from '../runner/retry-policy.ts';
+import { createStartUpRetry } from '../runner/start-up.ts';
 import type { MetricsRegistry } from '../server/metrics.ts';
 import { startHttpServer, type Readiness } from '../server/http-server.ts';
-import { setupWebhook } from '../server/webhook.ts';
+import { generateSecretToken, setupWebhook } from '../server/webhook.ts';
 
 export type Receiving = {
   /** Stops taking updates and waits for those in flight, up to `graceMs`. */
@@ -19,21 +21,36 @@ export type Receiving = {
 };
 
 type Options = {
-  bot: Telegraf<BotContext>;
-  config: Pick<Config, 'webhook' | 'port' | 'concurrency'>;
+  bot: PollableBot;
+  config: Pick<Config, 'webhook' | 'port' | 'concurrency' | 'handlerDeadlineMs'>;
   logger: Logger;
   metrics: MetricsRegistry;
   readiness: () => Readiness;
+  /** Told the webhook secret before it is first sent, so the logs can redact a generated one. */
+  onSecret?: (secret: string) => void;
+  /** Delays between failed start-up calls (and polls); default 0.5 s doubling to 30 s. */
+  backoff?: Backoff;
 };
+
+/** Telegram may post an update again (it missed our answer): ids this recent are handled once. */
+const REMEMBERED_UPDATE_IDS = 10_000;
 
 /**
  * Updates from Telegram by long polling, or by webhook when WEBHOOK_URL is set; either way in
- * order within a chat and concurrently across chats. With PORT, an HTTP server also answers
+ * order within a chat, concurrently across chats, each within its deadline. Start-up calls are
+ * retried until Telegram answers or refuses the token. With PORT, an HTTP server also answers
  * /healthz, /readyz and /metrics.
  */
-export const startReceiving = async ({ bot, config, logger, metrics, readiness }: Options): Promise<Receiving> => {
+export const startReceiving = async ({ bot, config, logger, metrics, readiness, onSecret, backoff = DEFAULT_BACKOFF }: Options): Promise<Receiving> => {
   if (!config.webhook) {
-    const runner = await startPolling({ bot, logger, concurrency: config.concurrency, allowedUpdates: ALLOWED_UPDATES });
+    const runner = await startPolling({
+      bot,
+      logger,
+      backoff,
+      concurrency: config.concurrency,
+      handlerDeadlineMs: config.handlerDeadlineMs,
+      allowedUpdates: ALLOWED_UPDATES,
+    });
     const http = config.port === undefined ? undefined : await startHttpServer({ port: config.port, logger, metrics, readiness });
     logger.info({ mode: 'polling', port: http?.port }, 'receiving updates');
     return {
@@ -46,19 +63,27 @@ export const startReceiving = async ({ bot, config, logger, metrics, readiness }
     };
   }
 
-  bot.botInfo ??= await bot.telegram.getMe();
-  const queue = createKeyedQueue({
-    concurrency: config.concurrency,
-    run: (update) => bot.handleUpdate(update).catch((error: unknown) => logger.error({ err: error, updateId: update.update_id }, 'update handler failed')),
-  });
-  const hook = await setupWebhook({ telegram: bot.telegram, url: config.webhook.url, secretToken: config.webhook.secret, allowedUpdates: [...ALLOWED_UPDATES] });
+  const atStart = createStartUpRetry({ logger, backoff });
+  bot.botInfo ??= await atStart('getMe', () => bot.telegram.getMe());
+  const queue = createKeyedQueue({ concurrency: config.concurrency, run: createUpdateHandler({ bot, logger, deadlineMs: config.handlerDeadlineMs }) });
+  const seen = createRecentIds(REMEMBERED_UPDATE_IDS);
+  const secretToken = config.webhook.secret ?? generateSecretToken();
+  onSecret?.(secretToken);
+  const hook = await setupWebhook({ telegram: bot.telegram, url: config.webhook.url, secretToken, allowedUpdates: [...ALLOWED_UPDATES], attempt: atStart });
   // The port is required with a webhook (config checks it).
   const http = await startHttpServer({
     port: config.port ?? 0,
     logger,
     metrics,
     readiness,
-    webhook: { path: hook.path, secretToken: hook.secretToken, handleUpdate: async (update) => queue.push(update) },
+    webhook: {
+      path: hook.path,
+      secretToken: hook.secretToken,
+      handleUpdate: async (update) => {
+        if (seen.add(update.update_id)) queue.push(update);
+        else logger.warn({ updateId: update.update_id }, 'skipped an update already handled');
+      },
+    },
   });
   logger.info({ mode: 'webhook', port: http.port, path: hook.path }, 'receiving updates');
   let ended = () => {};

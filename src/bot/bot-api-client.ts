@@ -1,13 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import { TelegramError, type Context, type Telegraf, type Telegram } from 'telegraf';
 import { Pool } from 'undici';
+import { callWithinDeadline } from '../runner/update-scope.ts';
 
 // Every Bot API call of the bot goes through here: JSON over one undici connection pool to
 // TELEGRAM_API_ROOT. Telegraf's own client (node-fetch over http.Agent, a URL parse and a header
 // object per call) cost half of the bot's CPU time at 1,000 updates a second (BENCHMARKS.md).
 // Same contract as Telegraf's `callApi`: the result, or a TelegramError carrying Telegram's
 // error_code, description and parameters (retry_after); null and undefined fields are left out.
-// The bot sends no files, so only JSON bodies are needed (no multipart).
+// The bot sends no files, so only JSON bodies are needed (no multipart). An error names the method
+// only, never the payload: that holds users' text and, for setWebhook, the webhook secret.
+// Within an update's handling its deadline applies (src/runner/update-scope.ts).
 
 export type CallApi = Telegram['callApi'];
 
@@ -20,7 +23,7 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
   const base = new URL(`./bot${token}/`, apiRoot);
   const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
 
-  const callApi = async (method: string, payload: object = {}, { signal }: { signal?: AbortSignal } = {}): Promise<unknown> => {
+  const send = async (method: string, payload: object, signal: AbortSignal | undefined): Promise<unknown> => {
     const { statusCode, body } = await pool.request({
       path: `${base.pathname}${method}`,
       method: 'POST',
@@ -30,7 +33,7 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     });
     if (statusCode >= 500) {
       await body.dump();
-      throw new TelegramError({ error_code: statusCode, description: STATUS_CODES[statusCode] ?? 'Server Error' }, { method, payload });
+      throw new TelegramError({ error_code: statusCode, description: STATUS_CODES[statusCode] ?? 'Server Error' }, { method });
     }
     const text = await body.text();
     let data: Envelope;
@@ -39,9 +42,12 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     } catch {
       throw new Error(`the Bot API answered ${method} with HTTP ${statusCode} and a body that is not JSON`);
     }
-    if (!data.ok) throw new TelegramError(data, { method, payload });
+    if (!data.ok) throw new TelegramError(data, { method });
     return data.result;
   };
+
+  const callApi = (method: string, payload: object = {}, { signal }: { signal?: AbortSignal } = {}): Promise<unknown> =>
+    callWithinDeadline(method, signal, (combined) => send(method, payload, combined));
 
   return {
     callApi: callApi as unknown as CallApi,
@@ -51,7 +57,7 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
 };
 
 /**
- * Sends every Bot API call of `bot` through a client of its own: the bot's `telegram`, and the
+ * Sends every Bot API call of `bot` through one client, built once: the bot's `telegram`, and the
  * Telegram object Telegraf makes for each update (so this middleware must come first).
  */
 export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string }) => {

@@ -33,7 +33,9 @@ export type BotDeps = {
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
 export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
-  const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot } });
+  // No Telegraf timeout: it would free the chat's queue slot while the handler goes on. The
+  // runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's Telegram calls instead.
+  const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
   installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token });
   const lookups = createLookups({ portal, queries: store.queries, logger });
 
@@ -42,7 +44,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   bot.use(errorBoundary(logger, config.defaultLanguage));
   bot.use(contextMiddleware({ ...config, settings: store.settings }));
   bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
-  bot.use(accessMiddleware(config.access));
+  bot.use(accessMiddleware(config.access, { now: () => now().getTime() }));
   bot.use(createStartFeature({ demo }));
   bot.use(createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }));
   bot.use(createLookupFeature({ lookups, now }));

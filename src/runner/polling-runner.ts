@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { Telegram } from 'telegraf';
 import type { Convenience, Update, UserFromGetMe } from 'telegraf/types';
+import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
-import { classifyPollError, DEFAULT_BACKOFF, pause } from './retry-policy.ts';
+import { backoffDelay, classifyPollError, DEFAULT_BACKOFF, pause } from './retry-policy.ts';
 import type { Backoff, PollFailure } from './retry-policy.ts';
+import { createStartUpRetry } from './start-up.ts';
+import { parseBatch, takeNewUpdates } from './update-schema.ts';
 
 /** What the runner needs of a Telegraf bot, whatever its context type. */
 export type PollableBot = {
@@ -21,8 +24,10 @@ export type PollingOptions = {
   allowedUpdates?: readonly string[];
   /** Long-poll timeout; default 30 s. */
   pollTimeoutSeconds?: number;
-  /** Delays between failed polls; default 0.5 s doubling to 30 s. */
+  /** Delays between failed polls and start-up calls; default 0.5 s doubling to 30 s. */
   backoff?: Backoff;
+  /** How long one update may be handled before its Telegram calls are cancelled; default 60 s. */
+  handlerDeadlineMs?: number;
 };
 
 export type Runner = {
@@ -35,6 +40,8 @@ export type Runner = {
 };
 
 const MAX_LIMIT = 100;
+/** How long a stop waits for Telegram to take the confirmation of the last offset. */
+const CONFIRM_TIMEOUT_MS = 1_500;
 
 /**
  * Long polling that handles updates concurrently: one at a time per chat, up to `concurrency` at
@@ -51,22 +58,14 @@ export const startPolling = async ({
   allowedUpdates,
   pollTimeoutSeconds = 30,
   backoff = DEFAULT_BACKOFF,
+  handlerDeadlineMs = 60_000,
 }: PollingOptions): Promise<Runner> => {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, not ${concurrency}`);
-  bot.botInfo ??= await bot.telegram.getMe();
-  await bot.telegram.deleteWebhook();
+  const atStart = createStartUpRetry({ logger, backoff });
+  bot.botInfo ??= await atStart('getMe', () => bot.telegram.getMe());
+  await atStart('deleteWebhook', () => bot.telegram.deleteWebhook());
 
-  const queue = createKeyedQueue({
-    concurrency,
-    run: async (update) => {
-      try {
-        await bot.handleUpdate(update);
-      } catch (error) {
-        // The bot's error boundary failed too: this update is lost, the others go on.
-        logger.error({ err: error, updateId: update.update_id }, 'update handler failed');
-      }
-    },
-  });
+  const queue = createKeyedQueue({ concurrency, run: createUpdateHandler({ bot, logger, deadlineMs: handlerDeadlineMs }) });
   const aborter = new AbortController();
   /** The next update id to ask for: every update below it was fetched. */
   let offset = 0;
@@ -84,9 +83,9 @@ export const startPolling = async ({
     while (!aborter.signal.aborted) {
       await queue.until(() => queue.room() > 0, aborter.signal);
       if (aborter.signal.aborted) return;
-      let updates: Update[];
+      let batch: unknown[];
       try {
-        updates = await bot.telegram.callApi(
+        const result: unknown = await bot.telegram.callApi(
           'getUpdates',
           {
             offset,
@@ -97,6 +96,7 @@ export const startPolling = async ({
           // Typed with the abort-controller polyfill's signal; node-fetch takes the native one.
           { signal: aborter.signal as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'] },
         );
+        batch = parseBatch(result);
       } catch (error) {
         if (aborter.signal.aborted) return;
         const failure = classifyPollError(error, failures, backoff);
@@ -110,11 +110,17 @@ export const startPolling = async ({
         await pause(failure.delayMs, aborter.signal);
         continue;
       }
-      failures = 0;
-      for (const update of updates) {
-        offset = Math.max(offset, update.update_id + 1);
-        queue.push(update);
+      const taken = takeNewUpdates(batch, offset, logger);
+      offset = taken.offset;
+      for (const update of taken.updates) queue.push(update);
+      if (taken.updates.length > 0 || taken.malformed === 0) {
+        failures = 0;
+        continue;
       }
+      // Nothing usable but junk, which stays below the offset: asking again at once would spin.
+      const delayMs = backoffDelay(failures++, backoff);
+      logFailure(new Error('getUpdates answered only malformed updates'), { kind: 'retry', reason: 'malformed answer', delayMs, backoff: true }, failures);
+      await pause(delayMs, aborter.signal);
     }
   };
 
@@ -125,7 +131,9 @@ export const startPolling = async ({
   const confirm = async () => {
     if (offset === 0 || refused) return;
     try {
-      await bot.telegram.callApi('getUpdates', { offset, limit: 1, timeout: 0 });
+      // Bounded, so that a stop fits in the grace period plus a moment (docker stop's 10 s).
+      const signal = AbortSignal.timeout(CONFIRM_TIMEOUT_MS) as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'];
+      await bot.telegram.callApi('getUpdates', { offset, limit: 1, timeout: 0 }, { signal });
     } catch (error) {
       logger.warn({ err: error, offset }, 'could not confirm the last updates: they may be delivered again');
     }

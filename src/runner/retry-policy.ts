@@ -1,4 +1,5 @@
 import { TelegramError } from 'telegraf';
+import { MalformedUpdatesError } from './update-schema.ts';
 
 export type Backoff = { baseMs: number; maxMs: number; random?: () => number };
 
@@ -9,34 +10,49 @@ export type PollFailure =
 
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 500, maxMs: 30_000 };
 
+/** The least a 429 makes us wait, whatever its retry_after says (0 would poll hundreds of times a second). */
+export const MIN_RETRY_AFTER_MS = 1000;
+
 /** Exponential, capped, with "equal jitter" (between half and all of the step) so instances drift apart. */
 export const backoffDelay = (attempt: number, { baseMs, maxMs, random = Math.random }: Backoff): number => {
   const step = Math.min(maxMs, baseMs * 2 ** attempt);
   return step / 2 + (random() * step) / 2;
 };
 
+/** How long a 429 asks to wait, never under the floor; 5 s when it does not say. */
+export const retryAfterMs = (error: TelegramError): number => Math.max(MIN_RETRY_AFTER_MS, (error.parameters?.retry_after ?? 5) * 1000);
+
 export const classifyPollError = (error: unknown, attempt: number, backoff: Backoff): PollFailure => {
   const retry = (reason: string) => ({ kind: 'retry', reason, delayMs: backoffDelay(attempt, backoff), backoff: true }) as const;
+  if (error instanceof MalformedUpdatesError) return retry('malformed answer');
   // Anything but a Telegram answer is the request failing on the way: retried.
   if (!(error instanceof TelegramError)) return retry('network');
-  if (error.code === 429) {
-    return { kind: 'retry', reason: 'rate limited', delayMs: (error.parameters?.retry_after ?? 5) * 1000, backoff: false };
-  }
+  if (error.code === 429) return { kind: 'retry', reason: 'rate limited', delayMs: retryAfterMs(error), backoff: false };
   if (error.code === 409) return retry('conflict');
   if (error.code >= 500) return retry('server error');
   // 401 (bad or revoked token), 404 (wrong token or API root), 400: asking again cannot help.
   return { kind: 'fatal', reason: error.description };
 };
 
+/**
+ * After a failed start-up call (getMe, deleteWebhook, setWebhook): only a refused token is final
+ * (401, or 404 for a token Telegram does not know); anything else may pass, so it is retried.
+ */
+export const classifyStartError = (error: unknown, attempt: number, backoff: Backoff): PollFailure => {
+  if (error instanceof TelegramError && (error.code === 401 || error.code === 404)) return { kind: 'fatal', reason: error.description };
+  if (error instanceof TelegramError && error.code === 429) return { kind: 'retry', reason: 'rate limited', delayMs: retryAfterMs(error), backoff: false };
+  return { kind: 'retry', reason: error instanceof TelegramError ? 'refused' : 'network', delayMs: backoffDelay(attempt, backoff), backoff: true };
+};
+
 /** Resolves after `ms`, or at once when `signal` aborts. */
-export const pause = (ms: number, signal: AbortSignal): Promise<void> =>
+export const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      signal?.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-    if (signal.aborted) done();
+    signal?.addEventListener('abort', done);
+    if (signal?.aborted === true) done();
   });

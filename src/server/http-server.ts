@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Update } from 'telegraf/types';
+import { parseUpdate as parseUpdateValue } from '../runner/update-schema.ts';
 import type { MetricsRegistry } from './metrics.ts';
 import { readBody } from './read-body.ts';
 
@@ -54,9 +55,8 @@ const secretMatcher = (secret: string) => {
 
 const parseUpdate = (body: Buffer): Update | undefined => {
   try {
-    const value: unknown = JSON.parse(body.toString('utf8'));
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    return Number.isSafeInteger((value as { update_id?: unknown }).update_id) ? (value as Update) : undefined;
+    const parsed = parseUpdateValue(JSON.parse(body.toString('utf8')));
+    return parsed.ok ? parsed.update : undefined;
   } catch {
     return undefined;
   }

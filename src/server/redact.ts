@@ -28,6 +28,28 @@ export const redactSecrets = (secrets: readonly string[]): ((text: string) => st
   return (text) => text.replace(pattern, REDACTED);
 };
 
+type Serialized = Record<string, unknown>;
+const isRecord = (value: unknown): value is Serialized => typeof value === 'object' && value !== null;
+
+/** A serialized error without the payload of a failed Telegram call (`on.payload`), here or in nested errors. */
+const withoutPayloads = (serialized: unknown): unknown => {
+  if (!isRecord(serialized)) return serialized;
+  const copy: Serialized = { ...serialized };
+  for (const [key, value] of Object.entries(copy)) {
+    if (key === 'on' && isRecord(value)) copy.on = Object.fromEntries(Object.entries(value).filter(([field]) => field !== 'payload'));
+    else if (Array.isArray(value)) copy[key] = value.map(withoutPayloads);
+    else if (isRecord(value) && typeof value.stack === 'string') copy[key] = withoutPayloads(value);
+  }
+  return copy;
+};
+
+/**
+ * Errors as pino serializes them, less what a Telegram call sent: a TelegramError's `on.payload`
+ * holds users' text and, for setWebhook, the webhook secret. Our Bot API client leaves it out; this
+ * catches errors made elsewhere (Telegraf's own client).
+ */
+export const serializeError = (error: unknown): unknown => withoutPayloads(pino.stdSerializers.err(error as Error));
+
 export type LoggerOptions = {
   level: Level | 'silent';
   /**
@@ -56,5 +78,5 @@ export const createLogger = ({ level, secrets, destination = pino.destination(2)
     }
     return scrub(line);
   };
-  return pino({ level, hooks: { streamWrite } }, destination);
+  return pino({ level, hooks: { streamWrite }, serializers: { err: serializeError } }, destination);
 };

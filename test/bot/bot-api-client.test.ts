@@ -67,6 +67,21 @@ describe('the Bot API client', () => {
     await client.close();
   });
 
+  it('keeps the payload out of the TelegramError: the method only, never the text', async () => {
+    answer = json(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
+    const client = createBotApiClient({ apiRoot: root, token: TOKEN });
+    const error = (await call(client, 'sendMessage', { chat_id: 1, text: 'Заказ 0007300100: 530х8' }).catch((caught: unknown) => caught)) as TelegramError;
+    expect(error.on).toEqual({ method: 'sendMessage' });
+    expect(`${error.message} ${JSON.stringify(error)}`).not.toContain('0007300100');
+    answer = (_req, res) => {
+      res.writeHead(502);
+      res.end();
+    };
+    const failed = (await call(client, 'setWebhook', { url: 'https://x.example', secret_token: 'generated-secret' }).catch((caught: unknown) => caught)) as TelegramError;
+    expect(failed.on).toEqual({ method: 'setWebhook' });
+    await client.close();
+  });
+
   it('turns a 5xx into a TelegramError with the HTTP status, whatever the body', async () => {
     answer = (_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });

@@ -54,7 +54,7 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const startBot = async (env: Record<string, string> = {}): Promise<Bot> => {
+const startBot = async (env: Record<string, string> = {}, { waitUntilReceiving = true } = {}): Promise<Bot> => {
   const port = await freePort();
   const child = spawn(process.execPath, startArgs(), {
     env: {
@@ -126,7 +126,7 @@ const startBot = async (env: Record<string, string> = {}): Promise<Bot> => {
       }),
   };
   running.push(bot);
-  await bot.waitForLog((line) => line.msg === 'receiving updates');
+  if (waitUntilReceiving) await bot.waitForLog((line) => line.msg === 'receiving updates');
   return bot;
 };
 
@@ -248,5 +248,39 @@ describe('main.ts in webhook mode', () => {
     // One answer: the two refused posts were not handled.
     expect(api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
     expectNoSecrets(bot, [api.token, api.token.split(':')[1] ?? '', portal.token, secret as string]);
+  });
+});
+
+describe('main.ts when Telegram fails at start', () => {
+  it('retries a Bot API that answers 502 at first, starts the webhook, answers, and never logs the generated secret', async () => {
+    api.failNext('getMe', { error_code: 502 }, { times: 2 });
+    api.failNext('setWebhook', { error_code: 502 });
+    const bot = await startBot({ WEBHOOK_URL: 'https://example.invalid/hook/abc' });
+    const secret = String(api.webhook?.params.secret_token);
+    const user = api.createUser({ language_code: 'en' });
+    const message = api.sendText({ from: user, text: '/order 0007300100' });
+    const response = await fetch(`http://127.0.0.1:${bot.port}/hook/abc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
+      body: JSON.stringify({ update_id: 1, message }),
+    });
+    expect(response.status).toBe(200);
+    expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+    expect(bot.lines.filter((line) => line.msg === 'a Telegram call at start failed, retrying').map((line) => line.method)).toEqual([
+      'getMe',
+      'getMe',
+      'setWebhook',
+    ]);
+
+    bot.child.kill('SIGTERM');
+    expect((await bot.exited).code).toBe(0);
+    expectNoSecrets(bot, [api.token, secret]);
+  });
+
+  it('exits 1 at once when Telegram refuses the token', async () => {
+    const bot = await startBot({ BOT_TOKEN: '123456:AAthisIsNotTheEmulatorsToken' }, { waitUntilReceiving: false });
+    expect((await bot.exited).code).toBe(1);
+    expect(bot.lines.some((line) => line.msg === 'a Telegram call at start failed, retrying')).toBe(false);
+    expect(api.callsTo('getMe')).toHaveLength(1);
   });
 });

@@ -20,10 +20,19 @@ export const createGate = () => {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Resolves once `probe` holds, checked every 5 ms: for state the emulator does not see (a proxy, a handler). */
+export const until = async (probe: () => boolean, timeoutMs = 3000): Promise<void> => {
+  const startedAt = Date.now();
+  while (!probe()) {
+    if (Date.now() - startedAt > timeoutMs) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
+    await sleep(5);
+  }
+};
+
 /** A tiny bot: every text message goes to `onText`; errors reach the runner instead of Telegraf's exit code. */
 export const createTestBot = (api: BotApi, onText: (update: TextUpdate) => Promise<void>, apiRoot = api.apiRoot) => {
-  const bot = new Telegraf(api.token, { telegram: { apiRoot } });
-  // As createBot does: Bot API calls through the bot's own client.
+  // As createBot does: no Telegraf timeout, Bot API calls through the bot's own client.
+  const bot = new Telegraf(api.token, { telegram: { apiRoot }, handlerTimeout: Infinity });
   installBotApiClient(bot, { apiRoot, token: api.token });
   bot.on(message('text'), (ctx) =>
     onText({

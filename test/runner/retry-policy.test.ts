@@ -34,3 +34,9 @@ describe('classifyPollError', () => {
     for (const code of [400, 401, 404]) expect(classify(telegramError(code))).toMatchObject({ kind: 'fatal' });
   });
 });
+
+describe('the retry floor', () => {
+  it('waits at least a second on a 429 that asks for 0 seconds', () => {
+    expect(classifyPollError(telegramError(429, 0), 0, DEFAULT_BACKOFF)).toMatchObject({ kind: 'retry', delayMs: 1000 });
+  });
+});

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { Telegram } from 'telegraf';
+import { Telegram, TelegramError } from 'telegraf';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redactSecrets } from '../../src/server/redact.ts';
 
@@ -81,5 +81,22 @@ describe('createLogger', () => {
     expect(JSON.stringify(first)).toContain('Bearer [REDACTED]');
     expect(second).toMatchObject({ headers: { authorization: 'Bearer [REDACTED]' }, url: '/bot[REDACTED]/getMe' });
     expect(third).toMatchObject({ token: '[REDACTED]', msg: 'message with [REDACTED]' });
+  });
+});
+
+describe('the err serializer', () => {
+  it('logs the method of a failed Telegram call and the error, never its payload', async () => {
+    const { destination, output } = capture();
+    const logger = createLogger({ level: 'info', secrets: [], destination });
+    const error = new TelegramError(
+      { error_code: 400, description: 'Bad Request: chat not found' },
+      { method: 'sendMessage', payload: { chat_id: 1, text: 'Заказ 0007300100 на 530х8' } },
+    );
+    logger.error({ err: error }, 'update failed');
+    logger.error({ err: new Error('plain', { cause: error }) }, 'wrapped');
+    const [line] = output().trim().split('\n').map((text) => JSON.parse(text) as { err: Record<string, unknown> });
+    expect(line?.err).toMatchObject({ type: 'TelegramError', message: '400: Bad Request: chat not found', on: { method: 'sendMessage' } });
+    expect(output()).not.toContain('0007300100');
+    expect(output()).not.toContain('payload');
   });
 });

@@ -10,6 +10,8 @@ import { renderError } from '../views/notices.ts';
 import { packCallback } from '../callback-data.ts';
 import { PortalHttpError, PortalNetworkError, PortalTimeoutError } from '../../portal/errors.ts';
 import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
+import { StoreUnavailableError } from '../../store/errors.ts';
+import { HandlerDeadlineError } from '../../runner/update-scope.ts';
 
 /** Failures that another try may not meet: the portal unreachable, slow, or failing on its side. */
 const isTransient = (error: unknown): boolean =>
@@ -42,7 +44,13 @@ export const errorBoundary = (logger: Logger, defaultLanguage: Locale): Middlewa
         logger.info(log, 'chat unreachable');
         return;
       }
+      // Past its deadline every Telegram call of this update is refused: nobody can be told.
+      if (error instanceof HandlerDeadlineError) {
+        logger.warn({ updateId: error.updateId, method: error.method }, 'update abandoned at its deadline');
+        return;
+      }
       if (error instanceof PortalError) logger.warn(log, 'portal call failed');
+      else if (error instanceof StoreUnavailableError) logger.error({ ...log, path: error.path }, 'the store could not save');
       else logger.error(log, 'update failed');
       // Before the context middleware ran (say the store failed), speak the default language.
       const t = ctx.t ?? fallback;

@@ -1,0 +1,23 @@
+import type { Logger } from 'pino';
+import { classifyStartError, pause, type Backoff } from './retry-policy.ts';
+
+export type StartUpRetry = <T>(method: string, call: () => Promise<T>) => Promise<T>;
+
+/**
+ * Retries a Telegram call made at start-up until it succeeds: the Bot API may be unreachable for
+ * a while (a network not up yet, a proxy restarting). Only a refused token ends the start.
+ */
+export const createStartUpRetry =
+  ({ logger, backoff }: { logger: Logger; backoff: Backoff }): StartUpRetry =>
+  async (method, call) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        const failure = classifyStartError(error, attempt, backoff);
+        if (failure.kind === 'fatal') throw error;
+        logger.warn({ err: error, method, attempt: attempt + 1, delayMs: Math.round(failure.delayMs) }, 'a Telegram call at start failed, retrying');
+        await pause(failure.delayMs);
+      }
+    }
+  };

@@ -1,0 +1,32 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+// The real bot with HANDLER_DEADLINE_SECONDS=1 and CONCURRENCY=1: a 429 storm must not hold a
+// chat (or the one handler slot) past the deadline.
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ env: { HANDLER_DEADLINE_SECONDS: '1', CONCURRENCY: '1' } });
+});
+afterAll(() => h.close());
+
+describe('the handler deadline', () => {
+  it('cuts a 429 wait of 30 s short at the deadline and answers the next update', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const other = h.api.createUser({ language_code: 'en' });
+    h.api.failNext('sendMessage', { error_code: 429, retry_after: 30 }, { chatId: user.id });
+    h.api.sendText({ from: user, text: '/order 0007300100' });
+    await h.api.waitForCall('sendMessage', { chatId: user.id });
+    const startedAt = Date.now();
+    const next = h.ask(other, '/order 0007300100');
+    expect((await next).text).toContain('Orders 1–1 of 1');
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(700);
+    expect(Date.now() - startedAt).toBeLessThan(5000);
+    expect(h.logs.filter((line) => line.msg === 'update passed its deadline: its Telegram calls are cancelled')).toHaveLength(1);
+    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    // The abandoned update is a warning, not an error, and nobody is sent "something went wrong".
+    expect(h.logs.filter((line) => line.msg === 'update abandoned at its deadline')).toHaveLength(1);
+    expect(h.logs.filter((line) => line.level === 50 && line.updateId !== undefined)).toEqual([]);
+    expect(h.api.messagesIn(user.id).map((message) => message.text).join('\n')).not.toContain('went wrong');
+  });
+});
