@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../i18n.ts';
+import { parseLookupValue } from './lookup-args.ts';
 import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../portal/query.ts';
 
 // The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
@@ -40,15 +41,23 @@ const ref = z.string().transform((text, ctx): QueryRef => {
   const inline = /^([os])(\d)=(.+)$/s.exec(text);
   const resource = inline ? RESOURCE_CODES[inline[1] as 'o' | 's'] : undefined;
   const filter = resource ? FILTERS[resource][Number(inline?.[2])] : undefined;
-  if (!resource || !filter || !inline?.[3] || !PRINTABLE_ASCII.test(inline[3])) {
+  const value = inline?.[3] ?? '';
+  // Exactly the value a typed command would give: a button is no way around its checks.
+  const checked = filter && PRINTABLE_ASCII.test(value) ? parseLookupValue(filter, value) : undefined;
+  if (!resource || !filter || !checked?.ok || checked.value !== value) {
     ctx.addIssue({ code: 'custom', message: 'not a query reference' });
     return z.NEVER;
   }
-  return { query: { resource, filter, value: inline[3] } as Query };
+  return { query: { resource, filter, value } as Query };
 });
 
-const pageSize = z.coerce.number().pipe(z.union(PAGE_SIZES.map((size) => z.literal(size))));
-const whole = (digits: number) => z.string().regex(new RegExp(`^\\d{1,${digits}}$`)).transform(Number);
+// Numbers only as the codec writes them: `5`, never `05`, `5.0`, `0x5` or `1e1`.
+const pageSize = z
+  .string()
+  .regex(/^[1-9]\d?$/)
+  .transform(Number)
+  .pipe(z.union(PAGE_SIZES.map((size) => z.literal(size))));
+const whole = (digits: number) => z.string().regex(new RegExp(`^(0|[1-9]\\d{0,${digits - 1}})$`)).transform(Number);
 const locale = z.enum(LOCALES);
 const recordId = z.string().regex(/^[\w-]{6}$/);
 

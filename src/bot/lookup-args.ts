@@ -37,11 +37,13 @@ const DEFAULT_FILTER = { order: ORDER_FILTERS[0], specification: SPECIFICATION_F
 /** Longer values are no lookup anyone means; they are refused before the portal is asked. */
 export const MAX_VALUE_LENGTH = 100;
 
-export type LookupArgs =
-  | { ok: true; query: Query }
-  | { ok: false; reason: 'empty' | 'missingValue' }
+export type LookupValue =
+  | { ok: true; value: string }
+  | { ok: false; reason: 'missingValue' }
   | { ok: false; reason: 'badDate'; value: string }
   | { ok: false; reason: 'tooLong'; max: number };
+
+export type LookupArgs = { ok: true; query: Query } | { ok: false; reason: 'empty' } | Exclude<LookupValue, { ok: true }>;
 
 /** `2026-03-15` or `15.03.2026` → `2026-03-15`, only for a real calendar date. */
 export const parseDate = (text: string): string | undefined => {
@@ -53,23 +55,32 @@ export const parseDate = (text: string): string | undefined => {
   return date.toISOString().slice(0, 10) === iso ? iso : undefined;
 };
 
+/** Control characters never belong to a lookup; runs of white space mean one space. */
+// eslint-disable-next-line no-control-regex
+const fold = (text: string): string => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+
+/**
+ * The one check of a filter's value, typed or carried by a button: the value as the portal gets
+ * it (white space folded, a date as `YYYY-MM-DD`), or why no portal call should be made for it.
+ */
+export const parseLookupValue = (filter: Query['filter'], raw: string): LookupValue => {
+  const value = fold(raw);
+  if (value === '') return { ok: false, reason: 'missingValue' };
+  if (value.length > MAX_VALUE_LENGTH) return { ok: false, reason: 'tooLong', max: MAX_VALUE_LENGTH };
+  if (!DATE_FILTERS.has(filter)) return { ok: true, value };
+  const date = parseDate(value);
+  return date ? { ok: true, value: date } : { ok: false, reason: 'badDate', value };
+};
+
 export const parseLookupArgs = (resource: Resource, payload: string): LookupArgs => {
-  // Control characters never belong to a lookup; runs of white space mean one space.
-  // eslint-disable-next-line no-control-regex
-  const text = payload.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = fold(payload);
   if (text === '') return { ok: false, reason: 'empty' };
   const [first = '', ...rest] = text.split(' ');
   const keyword = KEYWORDS[resource][first.toLowerCase()];
   const filter = keyword ?? DEFAULT_FILTER[resource];
-  const value = keyword ? rest.join(' ') : text;
-  if (value === '') return { ok: false, reason: 'missingValue' };
-  if (value.length > MAX_VALUE_LENGTH) return { ok: false, reason: 'tooLong', max: MAX_VALUE_LENGTH };
-  if (DATE_FILTERS.has(filter)) {
-    const date = parseDate(value);
-    if (!date) return { ok: false, reason: 'badDate', value };
-    return { ok: true, query: { resource, filter, value: date } as Query };
-  }
-  return { ok: true, query: { resource, filter, value } as Query };
+  const value = parseLookupValue(filter, keyword ? rest.join(' ') : text);
+  if (!value.ok) return value;
+  return { ok: true, query: { resource, filter, value: value.value } as Query };
 };
 
 const INLINE_RESOURCES: Record<string, Resource> = {

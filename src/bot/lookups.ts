@@ -3,6 +3,7 @@ import { fetchResults, type PortalClient, type Results } from '../portal/client.
 import type { PageSize, Query } from '../portal/query.ts';
 import { canInline, type QueryRef } from './callback-data.ts';
 import type { BotContext } from './context.ts';
+import { parseLookupValue } from './lookup-args.ts';
 import { lastPageOffset } from './paging.ts';
 import type { QueryStore } from './query-store.ts';
 
@@ -23,7 +24,14 @@ export const createLookups = ({ portal, queries, logger }: { portal: LookupPorta
   /** The query inside the button when it fits, else a short key to the store. */
   refFor: async (query: Query): Promise<QueryRef> => (canInline(query) ? { query } : { key: await queries.save(query) }),
 
-  resolve: async (ref: QueryRef): Promise<Query | undefined> => ('query' in ref ? ref.query : queries.load(ref.key)),
+  /** The query behind a button; a stored one is checked again as a typed command is (the store may be older). */
+  resolve: async (ref: QueryRef): Promise<Query | undefined> => {
+    if ('query' in ref) return ref.query;
+    const stored = await queries.load(ref.key);
+    if (stored === undefined) return undefined;
+    const checked = parseLookupValue(stored.filter, stored.value);
+    return checked.ok && checked.value === stored.value ? stored : undefined;
+  },
 
   /**
    * A page of results; a page past the end (the data moved) falls back to the last one, unless

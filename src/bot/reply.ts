@@ -1,5 +1,5 @@
 import type { BotContext } from './context.ts';
-import { isNotModified } from './telegram-errors.ts';
+import { isMessageGone, isNotModified } from './telegram-errors.ts';
 import type { View } from './views/view.ts';
 
 /**
@@ -21,7 +21,10 @@ export const replyOptions = (ctx: BotContext) => {
 export const replyView = (ctx: BotContext, view: View) =>
   ctx.reply(view.text, { ...replyOptions(ctx), reply_markup: { inline_keyboard: view.keyboard } });
 
-/** Shows a view in the message whose button was pressed; the same content again is no change. */
+/**
+ * Shows a view in the message whose button was pressed; the same content again is no change. A
+ * message deleted meanwhile (or no longer editable) gets the view as a new message instead.
+ */
 export const editView = async (ctx: BotContext, view: View): Promise<void> => {
   try {
     await ctx.editMessageText(view.text, {
@@ -31,6 +34,8 @@ export const editView = async (ctx: BotContext, view: View): Promise<void> => {
     });
   } catch (error) {
     // A double tap asks for what is already shown: nothing to change, nothing to say.
-    if (!isNotModified(error)) throw error;
+    if (isNotModified(error)) return;
+    if (!isMessageGone(error)) throw error;
+    await replyView(ctx, view);
   }
 };

@@ -80,4 +80,44 @@ describe('callback data codec', () => {
   ])('decodes forged data %j to nothing', (data) => {
     expect(unpackCallback(data)).toBeUndefined();
   });
+
+  it.each(['05', '1e1', '0x5', ' 5', '5 ', '5.0', '+5', '010', '0x14', '2e1', '', 'Infinity', '٥'])(
+    'takes no page size but 5, 10 or 20 written plainly, not %j',
+    (size) => {
+      for (const data of [`p:${size}:0:o0=1`, `pr:${size}:0:@k`, `r:${size}:0:0:0:abcdef:@k`, `z:${size}`]) {
+        expect(unpackCallback(data), data).toBeUndefined();
+      }
+    },
+  );
+
+  it.each(['05', '00', '1e1', '0x5', ' 5', '5 ', '5.0', '+5', '-0', '٥', '0b1'])('takes no offset, index or part written as %j', (n) => {
+    for (const data of [`p:5:${n}:o0=1`, `r:5:${n}:0:0:abcdef:@k`, `r:5:0:${n}:0:abcdef:@k`, `r:5:0:0:${n}:abcdef:@k`]) {
+      expect(unpackCallback(data), data).toBeUndefined();
+    }
+  });
+
+  it('takes numbers written plainly, up to their digit limits', () => {
+    expect(unpackCallback('p:10:0:@k')).toMatchObject({ limit: 10, offset: 0 });
+    expect(unpackCallback('p:5:9999995:@k')).toMatchObject({ offset: 9_999_995 });
+    expect(unpackCallback('r:20:40:19:10:abcdef:@k')).toMatchObject({ limit: 20, offset: 40, index: 19, part: 10 });
+  });
+
+  it.each([
+    'x:o2=notadate',
+    'x:o2=2026-02-30',
+    'x:o2=15.03.2026',
+    'p:5:0:s4=2026-3-15',
+    'x:o0= 0007300100',
+    'x:o0=0007300100 ',
+    'x:o3=in  production',
+    'x:o0= ',
+    `x:o4=${'x'.repeat(101)}`,
+  ])('checks the value of %j as a typed command is checked', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+
+  it('takes a value a typed command gives, dates as ISO dates', () => {
+    expect(unpackCallback('x:o2=2026-03-15')).toEqual({ type: 'lookup', ref: { query: { resource: 'order', filter: 'DATE_ORDER', value: '2026-03-15' } } });
+    expect(unpackCallback('x:o4=truba 530')).toMatchObject({ ref: { query: { value: 'truba 530' } } });
+  });
 });

@@ -51,3 +51,81 @@ describe('access lists', () => {
     expect(h.portal.requests.length).toBe(before);
   });
 });
+
+describe('strangers in a group', () => {
+  const QUIET_MS = 5 * 60_000;
+  const refusals = (chatId: number) => h.api.messagesIn(chatId).filter((message) => message.text.includes('not available in this chat'));
+  const later = (ms: number) => {
+    h.clock.now = new Date(h.clock.now.getTime() + ms);
+  };
+
+  it('ignores a command addressed to another bot', async () => {
+    const stranger = h.api.createUser({ language_code: 'en' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    h.api.sendText({ from: stranger, chat: group, text: '/order@other_bot 1' });
+    h.api.sendText({ from: stranger, chat: group, text: '/start@Other_Bot' });
+    await h.settle();
+    expect(h.api.messagesIn(group.id)).toEqual([]);
+  });
+
+  it('refuses a command to this bot, whatever the case of its name', async () => {
+    const stranger = h.api.createUser({ language_code: 'en' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    const reply = await h.ask(stranger, '/order@Order_Lookup_Bot 1', group);
+    expect(reply.text).toContain(String(stranger.id));
+  });
+
+  it('refuses 20 commands in 5 seconds once, and again after a quiet period', async () => {
+    const started = h.clock.now;
+    try {
+      const stranger = h.api.createUser({ language_code: 'en' });
+      const group = h.api.createGroup({ type: 'supergroup' });
+      for (let i = 0; i < 20; i += 1) {
+        h.api.sendText({ from: stranger, chat: group, text: '/order 1' });
+        await h.settle();
+        later(250);
+      }
+      expect(refusals(group.id)).toHaveLength(1);
+      expect(h.api.messagesIn(group.id)).toHaveLength(1);
+
+      later(QUIET_MS - 5_000 - 1);
+      h.api.sendText({ from: stranger, chat: group, text: '/order 1' });
+      await h.settle();
+      expect(refusals(group.id)).toHaveLength(1);
+
+      later(1);
+      h.api.sendText({ from: stranger, chat: group, text: '/order 1' });
+      await h.settle();
+      expect(refusals(group.id)).toHaveLength(2);
+      expect(refusals(group.id)[1]?.text).toContain(String(stranger.id));
+    } finally {
+      h.clock.now = started;
+    }
+  });
+
+  it('refuses each stranger, and the same stranger in each chat, once', async () => {
+    const [first, second] = [h.api.createUser({ language_code: 'en' }), h.api.createUser({ language_code: 'en' })];
+    const [one, two] = [h.api.createGroup({ type: 'supergroup' }), h.api.createGroup({ type: 'group' })];
+    for (const [user, group] of [[first, one], [second, one], [first, two], [first, one]] as const) {
+      h.api.sendText({ from: user, chat: group, text: '/spec 1' });
+    }
+    await h.settle();
+    expect(refusals(one.id).map((message) => message.text)).toEqual([
+      expect.stringContaining(String(first.id)),
+      expect.stringContaining(String(second.id)),
+    ]);
+    expect(refusals(two.id)).toHaveLength(1);
+  });
+
+  it('answers every button press of a stranger with an alert', async () => {
+    const user = h.api.createUser({ id: ALLOWED_USER, language_code: 'en' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    const results = await h.ask(user, '/order status production', group);
+    const stranger = h.api.createUser({ language_code: 'en' });
+    await h.ask(stranger, '/order 1', group);
+    for (let i = 0; i < 3; i += 1) {
+      const { answer } = await h.press(stranger, results, h.button(results, '▶'), true);
+      expect(answer).toMatchObject({ show_alert: true, text: expect.stringContaining(String(stranger.id)) });
+    }
+  });
+});

@@ -54,13 +54,28 @@ describe('bad arguments', () => {
     expect(h.api.messagesIn(group.id)).toEqual([]);
   });
 
+  it.each(['x:o2=notadate', 'p:05:0:o0=0007300100', 'p:1e1:0:o0=0007300100', 'r:5:00:0:0:abcdef:o0=0007300100'])(
+    'a forged button %j gets the stale-button alert and no portal call',
+    async (data) => {
+      const user = h.api.createUser({ language_code: 'en' });
+      const results = await h.ask(user, '/order 0007300100');
+      const before = h.portal.requests.length;
+      const { answer, message } = await h.press(user, results, data, true);
+      expect(answer).toMatchObject({ show_alert: true, text: expect.stringContaining('This button is out of date') });
+      expect(h.portal.requests.length).toBe(before);
+      expect(message?.edit_count).toBe(0);
+      expect(h.api.messagesIn(user.id)).toHaveLength(1);
+    },
+  );
+
   it('never failed a Telegram call', () => {
     expect(h.api.failedCalls()).toEqual([]);
   });
 });
 
 describe('anything else in a private chat', () => {
-  it.each(['hello', '/unknown_command', '0007300100'])('%j gets a pointer to /help', async (text) => {
+  // Only this bot is in a private chat: a command to another one was a slip, and silence would look like a dead bot.
+  it.each(['hello', '/unknown_command', '0007300100', '/start@other_bot'])('%j gets a pointer to /help', async (text) => {
     const user = h.api.createUser({ language_code: 'en' });
     const reply = await h.ask(user, text);
     expect(reply.text).toContain("I don't understand that message");

@@ -25,6 +25,17 @@ describe('in a group', () => {
     expect(h.api.messagesIn(group.id)).toEqual([]);
   });
 
+  it('never answers commands addressed to another bot, however many', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    // One more than FLOOD_LIMIT_PER_MINUTE's default: the flood limit must not answer them either.
+    for (let i = 0; i < 31; i += 1) h.api.sendText({ from: user, chat: group, text: `/order@some_other_bot ${i}` });
+    await h.settle();
+    expect(h.api.messagesIn(group.id)).toEqual([]);
+    const reply = await h.ask(user, '/order@order_lookup_bot 0007300100', group);
+    expect(reply.text).toContain('Order No. 0007300100');
+  });
+
   it('answers in the same forum topic, and pages there by editing', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const forum = h.api.createGroup({ type: 'supergroup', forum: true, title: 'Sales' });

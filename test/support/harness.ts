@@ -10,15 +10,21 @@ import { openPortal } from '../../src/app/portal.ts';
 import { startReceiving } from '../../src/app/telegram.ts';
 import { createBotMetrics } from '../../src/server/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import type { Store } from '../../src/store/store.ts';
 import { startBotApi, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';
 
 // The real bot, polling the strict Bot API emulator over HTTP, asking the demo portal (behind a
 // fault switch) over HTTP: everything as in production but the two remote ends.
 
-export type HarnessOptions = { env?: Record<string, string>; demo?: boolean };
+export type HarnessOptions = {
+  env?: Record<string, string>;
+  demo?: boolean;
+  /** How each launch opens the store in DATA_DIR (a test may cap its size, say). */
+  openStore?: (dataDir: string) => Store;
+};
 
-export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = {}) => {
+export const startHarness = async ({ env = {}, demo = false, openStore = (dir) => openSqliteStore({ dataDir: dir }) }: HarnessOptions = {}) => {
   const api = await startBotApi();
   const testPortal = await startTestPortal();
   const dataDir = mkdtempSync(join(tmpdir(), 'bot-store-'));
@@ -44,7 +50,7 @@ export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = 
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
-    const store = openSqliteStore({ dataDir: config.dataDir });
+    const store = openStore(config.dataDir);
     const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({ bot, config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
@@ -97,6 +103,7 @@ export const startHarness = async ({ env = {}, demo = false }: HarnessOptions = 
   return {
     api,
     portal: testPortal,
+    dataDir,
     metrics,
     logs,
     clock,

@@ -1,4 +1,5 @@
 import type { MiddlewareFn } from 'telegraf';
+import { isCommandForMe } from '../addressed.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
 
@@ -10,9 +11,8 @@ const SWEEP_AT = 10_000;
 
 type Window = { startedAt: number; count: number; warned: boolean };
 
-/** Commands, button presses and inline queries: what can reach the portal. */
-const isQuery = (ctx: BotContext): boolean =>
-  Boolean(ctx.callbackQuery || ctx.inlineQuery || (ctx.message && 'text' in ctx.message && ctx.message.text.startsWith('/')));
+/** Commands to this bot, button presses and inline queries: what can reach the portal. */
+const isQuery = (ctx: BotContext): boolean => Boolean(ctx.callbackQuery || ctx.inlineQuery || isCommandForMe(ctx));
 
 /**
  * A user sending more than `perMinute` queries in a minute is told once to slow down; the rest of

@@ -3,6 +3,7 @@ import type { Translate } from '../../i18n.ts';
 import { PortalHttpError, PortalNetworkError, PortalRejectedError, PortalSchemaError, PortalTimeoutError } from '../../portal/errors.ts';
 import type { PageSize, Resource } from '../../portal/query.ts';
 import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
+import { StoreUnavailableError } from '../../store/errors.ts';
 import { packCallback, type QueryRef } from '../callback-data.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { escapeHtml } from './html.ts';
@@ -35,6 +36,7 @@ export const renderError = (error: unknown, t: Translate): string => {
   }
   if (error instanceof PortalHttpError || error instanceof PortalRejectedError) return t('errors.portalFailed');
   if (error instanceof PortalSchemaError) return t('errors.portalBadData');
+  if (error instanceof StoreUnavailableError) return t('errors.storeUnavailable');
   return t('errors.unexpected');
 };
 

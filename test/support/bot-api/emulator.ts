@@ -9,6 +9,8 @@ import { readCommandScope } from './scopes.ts';
 import type { HttpServer } from './server.ts';
 import { newGroup, newUser, userPressesButton, userSendsText } from './simulate.ts';
 import type { NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
+import { userDeletesMessage } from './simulate-delete.ts';
+import type { DeleteMessageInput } from './simulate-delete.ts';
 import { userSendsInlineQuery } from './simulate-inline.ts';
 import type { SendInlineQueryInput } from './simulate-inline.ts';
 import { setMember } from './simulate-members.ts';
@@ -71,6 +73,11 @@ export class BotApi {
   /** A user presses an inline button; queues a `callback_query` update and returns its id. */
   pressButton(input: PressButtonInput): string {
     return userPressesButton(this.state, input);
+  }
+
+  /** A user deletes a message (anything in their private chat; in a group their own, or as an admin who may). */
+  deleteMessage(input: DeleteMessageInput): void {
+    userDeletesMessage(this.state, input);
   }
 
   /** A user types "@bot query": queues an `inline_query` update and returns its id (answer within 10 s). */

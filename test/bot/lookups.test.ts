@@ -1,0 +1,30 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createLookups } from '../../src/bot/lookups.ts';
+import type { PortalClient } from '../../src/portal/client.ts';
+import type { Query } from '../../src/portal/query.ts';
+
+const unusedPortal: PortalClient = {
+  listOrders: () => Promise.reject(new Error('no portal call expected')),
+  listSpecifications: () => Promise.reject(new Error('no portal call expected')),
+};
+
+/** A store holding whatever an older version, or a tampered file, left under each key. */
+const lookupsWith = (stored: Record<string, Query>) =>
+  createLookups({ portal: unusedPortal, queries: { save: () => 'k', load: (key) => stored[key] }, logger: pino({ level: 'silent' }) });
+
+describe('resolving the query behind a button', () => {
+  it('checks a stored query as a typed command is checked', async () => {
+    const lookups = lookupsWith({
+      good: { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' },
+      date: { resource: 'order', filter: 'DATE_ORDER', value: 'notadate' },
+      blank: { resource: 'order', filter: 'SAP_ID', value: '   ' },
+      long: { resource: 'order', filter: 'POSITION[MATERIAL_NAME]', value: 'т'.repeat(101) },
+    });
+    expect(await lookups.resolve({ key: 'good' })).toEqual({ resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' });
+    expect(await lookups.resolve({ key: 'date' })).toBeUndefined();
+    expect(await lookups.resolve({ key: 'blank' })).toBeUndefined();
+    expect(await lookups.resolve({ key: 'long' })).toBeUndefined();
+    expect(await lookups.resolve({ key: 'missing' })).toBeUndefined();
+  });
+});
