@@ -17,9 +17,16 @@ COPY src ./src
 ENV DATA_DIR=/app/data
 RUN mkdir -p /app/data && chown node:node /app/data
 VOLUME ["/app/data"]
+# /healthz, /readyz and /metrics (and the webhook) listen here; the health check probes /healthz
+# with node itself, as the slim image has no curl.
+ENV PORT=8080
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 USER node
 # The same start command as `npm start` (a test holds them equal); node receives SIGTERM directly
-# from `docker stop`. The V8 flags size the heap for this bot (live heap about 25 MB) instead of
-# from the host's memory, which on a large host lets it grow to several hundred MB: see
-# BENCHMARKS.md and the README.
+# from `docker stop`, whose default 10 s before SIGKILL fits SHUTDOWN_GRACE_MS (8 s) plus the
+# offset confirmation and the store's close; a longer grace needs `--stop-timeout` (see README).
+# The V8 flags size the heap for this bot (live heap about 25 MB) instead of from the host's
+# memory, which on a large host lets it grow to several hundred MB: see BENCHMARKS.md and README.
 CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=192", "src/main.ts"]

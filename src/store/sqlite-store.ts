@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { toDataDirError, toStoreOpenError, toStoreUnavailable } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
-import type { Store } from './store.ts';
+import type { SettingsStore, Store } from './store.ts';
 
 export type SqliteStoreOptions = {
   /** Created when missing; `':memory:'` keeps everything in memory (tests). */
@@ -14,40 +15,72 @@ export type SqliteStoreOptions = {
   now?: () => number;
   /** Queries behind buttons unused for this long are forgotten. */
   queryTtlDays?: number;
+  /** Tests only: the file may not grow past this many pages, as on a full disk. */
+  maxPageCount?: number;
 };
 
 const DAY_MS = 86_400_000;
 const BUSY_TIMEOUT_MS = 5_000;
+
+/** The same methods, each turning a failure of the disk or the file into a StoreUnavailableError. */
+const withStoreErrors = <T extends object>(target: T, path: string): T => {
+  const guarded: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(target)) {
+    guarded[name] =
+      typeof method === 'function'
+        ? (...args: unknown[]): unknown => {
+            try {
+              return method(...args);
+            } catch (error) {
+              throw toStoreUnavailable(error, path);
+            }
+          }
+        : method;
+  }
+  return guarded as T;
+};
+
+const openDatabase = (dataDir: string, path: string, inMemory: boolean): DatabaseSync => {
+  try {
+    if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  } catch (error) {
+    throw toDataDirError(error, dataDir);
+  }
+  try {
+    return new DatabaseSync(path, { timeout: BUSY_TIMEOUT_MS, enableForeignKeyConstraints: true });
+  } catch (error) {
+    throw toStoreOpenError(error, path);
+  }
+};
 
 export const openSqliteStore = ({
   dataDir,
   fileName = 'bot.sqlite',
   now = Date.now,
   queryTtlDays = 180,
+  maxPageCount,
 }: SqliteStoreOptions): Omit<Store, 'queries'> & { queries: SqliteQueryStore } => {
   const inMemory = dataDir === ':memory:';
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const db = new DatabaseSync(inMemory ? ':memory:' : join(dataDir, fileName), {
-    timeout: BUSY_TIMEOUT_MS,
-    enableForeignKeyConstraints: true,
-  });
+  const path = inMemory ? ':memory:' : join(dataDir, fileName);
+  const db = openDatabase(dataDir, path, inMemory);
   try {
+    if (maxPageCount !== undefined) db.exec(`PRAGMA max_page_count = ${Math.trunc(maxPageCount)}`);
     // First, so that a database from a newer version is refused before anything is written.
     migrate(db);
     // WAL: readers do not block the writer; NORMAL sync is durable enough with WAL (a power
     // cut may lose the last commits, never corrupt the file).
     if (!inMemory) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     const queries = createSqliteQueryStore(db, { now, ttlMs: queryTtlDays * DAY_MS });
-    const settings = createSqliteSettingsStore(db, now);
+    const settings: SettingsStore = createSqliteSettingsStore(db, now);
     return {
-      queries,
-      settings,
+      queries: withStoreErrors(queries, path),
+      settings: withStoreErrors(settings, path),
       close() {
         if (db.isOpen) db.close();
       },
     };
   } catch (error) {
     db.close();
-    throw error;
+    throw toStoreOpenError(error, path);
   }
 };
