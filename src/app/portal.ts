@@ -6,7 +6,7 @@ import { composePortal } from '../portal/resilience/compose.ts';
 import type { PortalEvent } from '../portal/resilience/intercept.ts';
 import { createPortalClientWithTokens } from '../portal/resilience/token-rotation.ts';
 import { createTokenSource } from '../portal/resilience/token-source.ts';
-import type { BotMetrics } from '../server/bot-metrics.ts';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
 
 /** Portal answers older than this, with no newer one, make /readyz say "not ready". */
 const READY_WITHIN_MS = 5 * 60_000;

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
-import { createUpdateHandler } from '../runner/handle-update.ts';
-import { createKeyedQueue } from '../runner/keyed-queue.ts';
-import { startPolling, type PollableBot } from '../runner/polling-runner.ts';
-import { createRecentIds } from '../runner/recent-ids.ts';
-import { DEFAULT_BACKOFF, type Backoff } from '../runner/retry-policy.ts';
-import { createStartUpRetry } from '../runner/start-up.ts';
-import type { MetricsRegistry } from '../server/metrics.ts';
-import { startHttpServer, type Readiness } from '../server/http-server.ts';
-import { generateSecretToken, setupWebhook } from '../server/webhook.ts';
+import { createUpdateHandler } from '../telegram/handle-update.ts';
+import { createKeyedQueue } from '../telegram/keyed-queue.ts';
+import { startPolling, type PollableBot } from '../telegram/polling-runner.ts';
+import { createRecentIds } from '../telegram/recent-ids.ts';
+import { DEFAULT_BACKOFF, type Backoff } from '../telegram/retry-policy.ts';
+import { createStartUpRetry } from '../telegram/start-up.ts';
+import type { MetricsRegistry } from '../metrics/registry.ts';
+import { startHttpServer, type Readiness } from './http-server.ts';
+import { generateSecretToken, setupWebhook } from '../telegram/webhook.ts';
 
 export type Receiving = {
   /** Stops taking updates and waits for those in flight, up to `graceMs`. */

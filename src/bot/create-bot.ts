@@ -1,8 +1,8 @@
 import { Telegraf } from 'telegraf';
-import { installBotApiClient } from './bot-api-client.ts';
+import { installBotApiClient } from '../telegram/bot-api-client.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import type { BotMetrics } from '../server/bot-metrics.ts';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
 import { createFallbackFeature } from './features/fallback.ts';

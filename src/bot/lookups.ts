@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import { fetchResults, type PortalClient, type Results } from '../portal/client.ts';
 import type { PageSize, Query } from '../portal/query.ts';
-import { canInline, type QueryRef } from './callback-data.ts';
+import { canInline, type QueryRef } from './callback-data/codec.ts';
 import type { BotContext } from './context.ts';
 import { parseLookupValue } from './lookup-args.ts';
 import { lastPageOffset } from './paging.ts';
-import type { QueryStore } from './query-store.ts';
+import type { QueryStore } from '../store/query-store.ts';
 
 export type Lookups = ReturnType<typeof createLookups>;
 

@@ -4,7 +4,7 @@ import type { Telegraf } from 'telegraf';
 import type { User } from 'telegraf/types';
 import type { BotContext } from '../bot/context.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
-import { startPolling } from '../runner/polling-runner.ts';
+import { startPolling } from '../telegram/polling-runner.ts';
 import { startLocalBotApi, type ConsoleEvent } from './local-bot-api.ts';
 import { numberButtons, renderConsoleMessage } from './terminal.ts';
 

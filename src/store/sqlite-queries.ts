@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { z } from 'zod';
-import { queryKey } from '../bot/query-store.ts';
+import { queryKey } from './query-store.ts';
 import { ORDER_FILTERS, SPECIFICATION_FILTERS, type Query } from '../portal/query.ts';
 
 // Queries behind inline buttons, kept until unused for the TTL. Keys are content-addressed, so

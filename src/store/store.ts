@@ -1,4 +1,4 @@
-import type { QueryStore } from '../bot/query-store.ts';
+import type { QueryStore } from './query-store.ts';
 import type { Locale } from '../i18n.ts';
 import type { PageSize } from '../portal/query.ts';
 

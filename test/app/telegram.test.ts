@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiving, type Receiving } from '../../src/app/telegram.ts';
-import { createMetricsRegistry } from '../../src/server/metrics.ts';
-import { startDroppingProxy } from '../runner/dropping-proxy.ts';
-import { createTestBot, startFixture, until, type Fixture, type TextUpdate } from '../runner/fixture.ts';
+import { createMetricsRegistry } from '../../src/metrics/registry.ts';
+import { startDroppingProxy } from '../telegram/dropping-proxy.ts';
+import { createTestBot, startFixture, until, type Fixture, type TextUpdate } from '../telegram/fixture.ts';
 
 // startReceiving in webhook mode, against the emulator (directly or behind a misbehaving proxy).
 

@@ -3,7 +3,7 @@ import type { Resource } from '../../portal/query.ts';
 import type { BotContext } from '../context.ts';
 import { parseLookupArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
-import { onCallback } from '../on-callback.ts';
+import { onCallback } from '../filters/on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
 import { whileTyping } from '../typing.ts';
 import { renderLookup } from '../views/lookup.ts';

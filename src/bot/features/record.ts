@@ -1,12 +1,12 @@
 import { Composer } from 'telegraf';
 import type { BotContext } from '../context.ts';
 import { asker, type Lookups } from '../lookups.ts';
-import { onCallback } from '../on-callback.ts';
+import { onCallback } from '../filters/on-callback.ts';
 import { editView } from '../reply.ts';
 import { renderRecord } from '../views/record.ts';
 import { renderRecordGone } from '../views/notices.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
-import { recordId } from '../record-id.ts';
+import { recordId } from '../callback-data/record-id.ts';
 
 /** One record of a results page opened in full, in the same message, and its own pages. */
 export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: () => Date }) => {

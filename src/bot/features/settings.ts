@@ -2,7 +2,7 @@ import { Composer } from 'telegraf';
 import { resolveLocale, type Locale } from '../../i18n.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
-import { onCallback } from '../on-callback.ts';
+import { onCallback } from '../filters/on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
 import { renderLanguageChoice, renderPageSizeChoice, renderSettings } from '../views/settings.ts';
 

@@ -1,7 +1,7 @@
 import type { MiddlewareFn } from 'telegraf';
-import { isCommandForMe } from '../addressed.ts';
+import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
-import { createCooldown } from '../cooldown.ts';
+import { createCooldown } from './cooldown.ts';
 import { renderAccessDenied } from '../views/notices.ts';
 import { replyOptions } from '../reply.ts';
 

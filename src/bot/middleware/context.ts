@@ -4,7 +4,7 @@ import { createTranslator, LOCALES, resolveLocale, type Locale, type Translate }
 import type { PageSize } from '../../portal/query.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
-import { isQueryTooOld } from '../telegram-errors.ts';
+import { isQueryTooOld } from '../../telegram/errors.ts';
 
 export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore };
 

@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from 'telegraf';
-import { isCommandForMe } from '../addressed.ts';
+import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
 

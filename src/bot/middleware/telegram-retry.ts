@@ -1,8 +1,8 @@
 import type { MiddlewareFn } from 'telegraf';
 import { TelegramError } from 'telegraf';
 import type { Logger } from 'pino';
-import { pause, retryAfterMs } from '../../runner/retry-policy.ts';
-import { deadlineSignal, HandlerDeadlineError } from '../../runner/update-scope.ts';
+import { pause, retryAfterMs } from '../../telegram/retry-policy.ts';
+import { deadlineSignal, HandlerDeadlineError } from '../../telegram/update-scope.ts';
 import type { BotContext } from '../context.ts';
 
 export type TelegramRetryOptions = {

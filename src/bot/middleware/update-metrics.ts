@@ -1,6 +1,6 @@
 import type { MiddlewareFn } from 'telegraf';
-import type { BotMetrics } from '../../server/bot-metrics.ts';
-import { updateTypeOf } from '../../server/bot-metrics.ts';
+import type { BotMetrics } from '../../metrics/bot-metrics.ts';
+import { updateTypeOf } from '../../metrics/bot-metrics.ts';
 import type { BotContext } from '../context.ts';
 
 /** Counts updates by type and times how long each took, errors included. */

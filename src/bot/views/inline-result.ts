@@ -4,13 +4,13 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../portal/query.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
-import { DEFAULT_CARD_OPTIONS, clip, say } from './card-parts.ts';
-import type { CardOptions } from './card-parts.ts';
-import { describeQuery } from './describe-query.ts';
-import { TELEGRAM_TEXT_LIMIT, escapeHtml, shorten, toPlainText, visibleLength } from './html.ts';
-import { orderSumLine, renderOrderCard } from './order-card.ts';
+import { DEFAULT_CARD_OPTIONS, clip, say } from './common/card-parts.ts';
+import type { CardOptions } from './common/card-parts.ts';
+import { describeQuery } from './common/describe-query.ts';
+import { TELEGRAM_TEXT_LIMIT, escapeHtml, shorten, toPlainText, visibleLength } from './common/html.ts';
+import { orderSumLine, renderOrderCard } from './order/card.ts';
 import { DEGRADE_STEPS } from './results.ts';
-import { renderSpecCard, specFields } from './spec-card.ts';
+import { renderSpecCard, specFields } from './specification/card.ts';
 
 // Inline mode: a title and a one-line description in Telegram's list (plain text), and the
 // message sent when one is chosen (HTML: the compact card).

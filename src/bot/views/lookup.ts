@@ -2,12 +2,12 @@ import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
-import { packCallback, type QueryRef } from '../callback-data.ts';
-import { renderPager } from './pager.ts';
+import { packCallback, type QueryRef } from '../callback-data/codec.ts';
+import { renderPager } from '../keyboards/pager.ts';
 import { renderNothingFound, renderResultsText } from './results.ts';
-import type { View } from './view.ts';
+import type { View } from './common/view.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
-import { recordId } from '../record-id.ts';
+import { recordId } from '../callback-data/record-id.ts';
 
 const OPEN_BUTTONS_PER_ROW = 5;
 

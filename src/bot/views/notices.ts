@@ -4,10 +4,10 @@ import { PortalHttpError, PortalNetworkError, PortalRejectedError, PortalSchemaE
 import type { PageSize, Resource } from '../../portal/query.ts';
 import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
 import { StoreUnavailableError } from '../../store/errors.ts';
-import { packCallback, type QueryRef } from '../callback-data.ts';
+import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
-import { escapeHtml } from './html.ts';
-import type { View } from './view.ts';
+import { escapeHtml } from './common/html.ts';
+import type { View } from './common/view.ts';
 
 // Short texts that are not records: refusals, usage, errors, the welcome. Plain enough to also
 // serve as a callback-query alert (no tags there).

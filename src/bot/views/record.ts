@@ -4,11 +4,11 @@ import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
 import type { Query } from '../../portal/query.ts';
-import { canInline, packCallback, type QueryRef } from '../callback-data.ts';
-import { renderOrderDetails } from './order-details.ts';
-import { renderSpecDetails } from './spec-full.ts';
-import type { View } from './view.ts';
-import { recordId } from '../record-id.ts';
+import { canInline, packCallback, type QueryRef } from '../callback-data/codec.ts';
+import { renderOrderDetails } from './order/details.ts';
+import { renderSpecDetails } from './specification/details.ts';
+import type { View } from './common/view.ts';
+import { recordId } from '../callback-data/record-id.ts';
 
 const MAX_MATERIAL_ROWS = 10;
 const MAX_REQUEST_BUTTONS = 12;

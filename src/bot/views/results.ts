@@ -2,13 +2,13 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query, Resource } from '../../portal/query.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
-import { joinLines } from './card-parts.ts';
-import type { CardOptions } from './card-parts.ts';
-import { describeQuery } from './describe-query.ts';
-import { renderFetchedAt } from './fetched-at.ts';
-import { TELEGRAM_TEXT_LIMIT, visibleLength } from './html.ts';
-import { renderOrderCard } from './order-card.ts';
-import { renderSpecCard } from './spec-card.ts';
+import { joinLines } from './common/card-parts.ts';
+import type { CardOptions } from './common/card-parts.ts';
+import { describeQuery } from './common/describe-query.ts';
+import { renderFetchedAt } from './common/fetched-at.ts';
+import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
+import { renderOrderCard } from './order/card.ts';
+import { renderSpecCard } from './specification/card.ts';
 
 export type ResultsText = {
   query: Query;

@@ -3,7 +3,7 @@ import { TelegramError } from 'telegraf';
 import { describe, expect, it } from 'vitest';
 import type { BotContext } from '../../../src/bot/context.ts';
 import { telegramRetry } from '../../../src/bot/middleware/telegram-retry.ts';
-import { HandlerDeadlineError, runInUpdateScope } from '../../../src/runner/update-scope.ts';
+import { HandlerDeadlineError, runInUpdateScope } from '../../../src/telegram/update-scope.ts';
 
 const tooMany = (retryAfter: number) =>
   new TelegramError({ error_code: 429, description: `Too Many Requests: retry after ${retryAfter}`, parameters: { retry_after: retryAfter } });

@@ -2,8 +2,8 @@ import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import type { OrderQuery } from '../../../src/portal/query.ts';
-import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/html.ts';
-import type * as Html from '../../../src/bot/views/html.ts';
+import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/common/html.ts';
+import type * as Html from '../../../src/bot/views/common/html.ts';
 import { DEGRADE_STEPS, renderResultsText } from '../../../src/bot/views/results.ts';
 import { hugeOrder } from '../../fixtures/worst-case.ts';
 
@@ -14,7 +14,7 @@ const measured = vi.hoisted(() => ({ characters: 0 }));
 /** Far above what a linear fit measures for any page, far below a quadratic one for 20,000 records. */
 const MEASURE_BUDGET = 50 * TELEGRAM_TEXT_LIMIT * DEGRADE_STEPS.length;
 
-vi.mock('../../../src/bot/views/html.ts', async (importOriginal) => {
+vi.mock('../../../src/bot/views/common/html.ts', async (importOriginal) => {
   const original = await importOriginal<typeof Html>();
   return {
     ...original,

@@ -4,7 +4,7 @@ import { createTranslator } from '../../../src/i18n.ts';
 import type { Locale } from '../../../src/i18n.ts';
 import type { OrderQuery, Query, SpecificationQuery } from '../../../src/portal/query.ts';
 import type { Order, Specification } from '../../../src/portal/schemas.ts';
-import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/html.ts';
+import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/common/html.ts';
 import { renderResultsText } from '../../../src/bot/views/results.ts';
 import { makeOrder } from '../../fixtures/portal-records.ts';
 import { hugeOrder, hugeSpecification, longText, worstOrder, worstSpecification } from '../../fixtures/worst-case.ts';

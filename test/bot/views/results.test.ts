@@ -5,7 +5,7 @@ import type { Locale } from '../../../src/i18n.ts';
 import { ORDER_FILTERS, SPECIFICATION_FILTERS } from '../../../src/portal/query.ts';
 import type { OrderQuery, Query, SpecificationQuery } from '../../../src/portal/query.ts';
 import type { Order, Specification } from '../../../src/portal/schemas.ts';
-import { describeQuery } from '../../../src/bot/views/describe-query.ts';
+import { describeQuery } from '../../../src/bot/views/common/describe-query.ts';
 import { renderNothingFound, renderResultsText } from '../../../src/bot/views/results.ts';
 import { makeOrder, makeSpecification } from '../../fixtures/portal-records.ts';
 import { formatMessageText } from '../../support/bot-api/text.ts';

@@ -1,0 +1,165 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { Update } from 'telegraf/types';
+import { parseUpdate as parseUpdateValue } from '../telegram/update-schema.ts';
+import type { MetricsRegistry } from '../metrics/registry.ts';
+import { readBody } from '../http/read-body.ts';
+
+export const MAX_UPDATE_BYTES = 1024 * 1024;
+export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
+export const DEFAULT_GRACE_MS = 10_000;
+
+export type Readiness = { ready: boolean; detail: Record<string, unknown> };
+
+export type WebhookEndpoint = {
+  /** The exact pathname Telegram posts to; the query string is ignored. */
+  path: string;
+  secretToken: string;
+  /** Called after Telegram has been answered; a rejection is logged with the update id. */
+  handleUpdate: (update: Update) => Promise<void>;
+};
+
+export type HttpServerOptions = {
+  port: number;
+  host?: string;
+  logger: Logger;
+  metrics: Pick<MetricsRegistry, 'render'>;
+  readiness: () => Readiness;
+  webhook?: WebhookEndpoint;
+};
+
+export type HttpServer = {
+  port: number;
+  /** Stops accepting, waits up to graceMs for running update handlers, then drops connections. */
+  close(graceMs?: number): Promise<void>;
+};
+
+type Route = { methods: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse) => void | Promise<void> };
+
+const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
+  res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers });
+  res.end(body);
+};
+const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void =>
+  send(res, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8', ...headers });
+
+// Hashing first gives equal lengths, so the comparison time says nothing about the secret.
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+const secretMatcher = (secret: string) => {
+  const expected = digest(secret);
+  return (given: string | string[] | undefined): boolean => typeof given === 'string' && timingSafeEqual(digest(given), expected);
+};
+
+const parseUpdate = (body: Buffer): Update | undefined => {
+  try {
+    const parsed = parseUpdateValue(JSON.parse(body.toString('utf8')));
+    return parsed.ok ? parsed.update : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const settledWithin = (work: Promise<unknown>, ms: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    void work.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+
+/** Health, readiness and metrics endpoints, and the Telegram webhook when one is given. */
+export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics, readiness, webhook }: HttpServerOptions): Promise<HttpServer> => {
+  const inFlight = new Set<Promise<void>>();
+  let closing = false;
+
+  const readyz: Route['handle'] = (_req, res) => {
+    let state: Readiness;
+    try {
+      state = readiness();
+    } catch (error) {
+      logger.error({ err: error }, 'the readiness check failed');
+      state = { ready: false, detail: { error: 'the readiness check failed' } };
+    }
+    const ready = state.ready && !closing;
+    const detail = closing ? { ...state.detail, shuttingDown: true } : state.detail;
+    sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'not ready', detail });
+  };
+
+  const routes = new Map<string, Route>([
+    ['/healthz', { methods: ['GET', 'HEAD'], handle: (_req, res) => sendJson(res, 200, { status: 'ok' }) }],
+    ['/readyz', { methods: ['GET', 'HEAD'], handle: readyz }],
+    [
+      '/metrics',
+      { methods: ['GET', 'HEAD'], handle: (_req, res) => send(res, 200, metrics.render(), { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }) },
+    ],
+  ]);
+
+  if (webhook !== undefined) {
+    if (!webhook.path.startsWith('/') || routes.has(webhook.path)) throw new Error(`http server: "${webhook.path}" cannot be the webhook path`);
+    const secretMatches = secretMatcher(webhook.secretToken);
+    const receive = async (req: IncomingMessage, res: ServerResponse) => {
+      // Not handled here: Telegram retries, and the next instance gets it.
+      if (closing) return sendJson(res, 503, { error: 'shutting down' }, { connection: 'close' });
+      if (!secretMatches(req.headers[SECRET_HEADER])) {
+        logger.warn({ remoteAddress: req.socket.remoteAddress }, 'webhook request without the right secret token');
+        return sendJson(res, 401, { error: 'unauthorized' }, { connection: 'close' });
+      }
+      const body = await readBody(req, MAX_UPDATE_BYTES);
+      if (body === undefined) return sendJson(res, 413, { error: 'the update is too large' }, { connection: 'close' });
+      const update = parseUpdate(body);
+      if (update === undefined) return sendJson(res, 400, { error: 'the body is not an update' });
+      // Answer first: Telegram waits for this reply before it sends the next update.
+      send(res, 200, '');
+      const task = Promise.resolve()
+        .then(() => webhook.handleUpdate(update))
+        .catch((error: unknown) => logger.error({ err: error, updateId: update.update_id }, 'handling a webhook update failed'))
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+    };
+    routes.set(webhook.path, { methods: ['POST'], handle: receive });
+  }
+
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000 }, (req, res) => {
+    const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
+    const route = routes.get(path);
+    if (route === undefined) return sendJson(res, 404, { error: 'not found' });
+    if (!route.methods.includes(req.method ?? '')) return sendJson(res, 405, { error: 'method not allowed' }, { allow: route.methods.join(', ') });
+    Promise.resolve()
+      .then(() => route.handle(req, res))
+      .catch((error: unknown) => {
+        logger.error({ err: error, path }, 'an http request failed');
+        if (res.headersSent) res.destroy();
+        else sendJson(res, 500, { error: 'internal error' }, { connection: 'close' });
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  server.on('error', (error) => logger.error({ err: error }, 'the http server failed'));
+
+  let closed: Promise<void> | undefined;
+  const shutdown = async (graceMs: number) => {
+    closing = true;
+    const stopped = new Promise<void>((resolve, reject) => server.close((error) => (error === undefined ? resolve() : reject(error))));
+    server.closeIdleConnections();
+    if (!(await settledWithin(Promise.allSettled([...inFlight]), graceMs))) {
+      logger.warn({ running: inFlight.size, graceMs }, 'closing with update handlers still running');
+    }
+    server.closeAllConnections();
+    await stopped;
+  };
+
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: (graceMs = DEFAULT_GRACE_MS) => (closed ??= shutdown(graceMs)),
+  };
+};

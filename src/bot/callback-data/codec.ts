@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { LOCALES, type Locale } from '../../i18n.ts';
+import { parseLookupValue } from '../lookup-args.ts';
+import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../../portal/query.ts';
+
+// The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
+//   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
+//   r:<limit>:<offset>:<index>:<part>:<id>:<ref>  one record of a page, <id> its fingerprint (rr: refreshed)
+//   x:<ref>                                    a new lookup (a cross-link)
+//   l:<locale>  lg:<locale>  z:<page size>     settings: own language, the group's, page size
+//   n                                          the page indicator, which does nothing
+// <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
+
+export const CALLBACK_DATA_MAX_BYTES = 64;
+
+export type QueryRef = { key: string } | { query: Query };
+export type CallbackAction =
+  | { type: 'page'; ref: QueryRef; limit: PageSize; offset: number; refresh: boolean }
+  | { type: 'record'; ref: QueryRef; limit: PageSize; offset: number; index: number; part: number; id: string; refresh: boolean }
+  | { type: 'lookup'; ref: QueryRef }
+  | { type: 'language'; locale: Locale; scope: 'user' | 'chat' }
+  | { type: 'pageSize'; pageSize: PageSize }
+  | { type: 'noop' };
+
+const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
+const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
+const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
+/** The longest text before a <ref>: a refreshed record at the largest numbers the codec takes. */
+const LONGEST_PREFIX = 'rr:20:9999999:99:99:XXXXXX:';
+
+const encodeRef = (ref: QueryRef): string => {
+  if ('key' in ref) return `@${ref.key}`;
+  const { resource, filter, value } = ref.query;
+  const index = (FILTERS[resource] as readonly string[]).indexOf(filter);
+  return `${resource === 'order' ? 'o' : 's'}${index}=${value}`;
+};
+
+const ref = z.string().transform((text, ctx): QueryRef => {
+  const stored = /^@([\w-]{1,24})$/.exec(text);
+  if (stored?.[1]) return { key: stored[1] };
+  const inline = /^([os])(\d)=(.+)$/s.exec(text);
+  const resource = inline ? RESOURCE_CODES[inline[1] as 'o' | 's'] : undefined;
+  const filter = resource ? FILTERS[resource][Number(inline?.[2])] : undefined;
+  const value = inline?.[3] ?? '';
+  // Exactly the value a typed command would give: a button is no way around its checks.
+  const checked = filter && PRINTABLE_ASCII.test(value) ? parseLookupValue(filter, value) : undefined;
+  if (!resource || !filter || !checked?.ok || checked.value !== value) {
+    ctx.addIssue({ code: 'custom', message: 'not a query reference' });
+    return z.NEVER;
+  }
+  return { query: { resource, filter, value } as Query };
+});
+
+// Numbers only as the codec writes them: `5`, never `05`, `5.0`, `0x5` or `1e1`.
+const pageSize = z
+  .string()
+  .regex(/^[1-9]\d?$/)
+  .transform(Number)
+  .pipe(z.union(PAGE_SIZES.map((size) => z.literal(size))));
+const whole = (digits: number) => z.string().regex(new RegExp(`^(0|[1-9]\\d{0,${digits - 1}})$`)).transform(Number);
+const locale = z.enum(LOCALES);
+const recordId = z.string().regex(/^[\w-]{6}$/);
+
+/** Each action's fields after its tag, in order; the last field may hold colons (a <ref>). */
+const LAYOUTS = {
+  p: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'page' as const, limit, offset, ref: r, refresh: false })),
+  pr: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'page' as const, limit, offset, ref: r, refresh: true })),
+  r: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, part, id, r]) => ({ type: 'record' as const, limit, offset, index, part, id, ref: r, refresh: false })),
+  rr: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, part, id, r]) => ({ type: 'record' as const, limit, offset, index, part, id, ref: r, refresh: true })),
+  x: z.tuple([ref]).transform(([r]) => ({ type: 'lookup' as const, ref: r })),
+  l: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'user' as const })),
+  lg: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'chat' as const })),
+  z: z.tuple([pageSize]).transform(([size]) => ({ type: 'pageSize' as const, pageSize: size })),
+} satisfies Record<string, z.ZodType<CallbackAction>>;
+
+const encode = (action: CallbackAction): string => {
+  switch (action.type) {
+    case 'page':
+      return `${action.refresh ? 'pr' : 'p'}:${action.limit}:${action.offset}:${encodeRef(action.ref)}`;
+    case 'record':
+      return `${action.refresh ? 'rr' : 'r'}:${action.limit}:${action.offset}:${action.index}:${action.part}:${action.id}:${encodeRef(action.ref)}`;
+    case 'lookup':
+      return `x:${encodeRef(action.ref)}`;
+    case 'language':
+      return `${action.scope === 'chat' ? 'lg' : 'l'}:${action.locale}`;
+    case 'pageSize':
+      return `z:${action.pageSize}`;
+    case 'noop':
+      return 'n';
+  }
+};
+
+export const packCallback = (action: CallbackAction): string => {
+  const data = encode(action);
+  if (Buffer.byteLength(data, 'utf8') > CALLBACK_DATA_MAX_BYTES || !PRINTABLE_ASCII.test(data)) {
+    throw new RangeError(`callback data must be printable ASCII of at most ${CALLBACK_DATA_MAX_BYTES} bytes: ${data}`);
+  }
+  return data;
+};
+
+/** Whatever a client sends: a forged or outdated button decodes to undefined, never throws. */
+export const unpackCallback = (data: string | undefined): CallbackAction | undefined => {
+  if (data === 'n') return { type: 'noop' };
+  const [tag = '', ...rest] = (data ?? '').split(':');
+  if (!Object.hasOwn(LAYOUTS, tag)) return undefined;
+  const layout = LAYOUTS[tag as keyof typeof LAYOUTS];
+  // The fields before the last are single; the last takes the rest, colons and all.
+  const arity = layout.in.def.items.length;
+  const fields = [...rest.slice(0, arity - 1), rest.slice(arity - 1).join(':')];
+  if (rest.length < arity) return undefined;
+  const parsed = layout.safeParse(fields);
+  return parsed.success ? parsed.data : undefined;
+};
+
+/** The query fits inside any button that refers to it, as ASCII; else it goes to the store. */
+export const canInline = (query: Query): boolean =>
+  PRINTABLE_ASCII.test(query.value) &&
+  Buffer.byteLength(`${LONGEST_PREFIX}${encodeRef({ query })}`, 'utf8') <= CALLBACK_DATA_MAX_BYTES;

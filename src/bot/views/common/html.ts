@@ -1,0 +1,48 @@
+import type { Params } from '../../../i18n.ts';
+
+// Messages go out with parse_mode HTML. Locale strings are already HTML; every value that
+// comes from the portal or the user passes through escapeHtml before it is put into one.
+
+/** Telegram's limit for a message text, counted after entity parsing. */
+export const TELEGRAM_TEXT_LIMIT = 4096;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+export const escapeHtml = (text: string): string => text.replace(/[&<>"]/g, (char) => ESCAPES[char] ?? char);
+
+/** Escapes every string value, so a translated template can take portal text safely. */
+export const escapeParams = (params: Params): Params =>
+  Object.fromEntries(
+    Object.entries(params).map(([name, value]) => [name, typeof value === 'string' ? escapeHtml(value) : value]),
+  );
+
+const NAMED_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+
+const decodeEntity = (whole: string, body: string): string => {
+  if (body.startsWith('#')) {
+    const hex = body[1] === 'x' || body[1] === 'X';
+    const code = Number.parseInt(body.slice(hex ? 2 : 1), hex ? 16 : 10);
+    return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  }
+  return NAMED_ENTITIES[body] ?? whole;
+};
+
+/** The text Telegram shows for this HTML: tags removed, entities decoded. */
+export const toPlainText = (html: string): string =>
+  html.replace(/<[^>]*>/g, '').replace(/&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, decodeEntity);
+
+/** The length Telegram counts (UTF-16 code units) of the text it shows for this HTML. */
+export const visibleLength = (html: string): number => toPlainText(html).length;
+
+/**
+ * Shortens plain text to at most `max` characters (code points, so no emoji is split),
+ * ending in "…". Applied before escaping, so an entity is never cut in half.
+ */
+export const shorten = (text: string, max: number): string => {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars
+    .slice(0, Math.max(0, max - 1))
+    .join('')
+    .trimEnd()}…`;
+};

@@ -1,0 +1,40 @@
+import { createMetricsRegistry, DURATION_BUCKETS, OVERFLOW_LABEL_VALUE } from './registry.ts';
+import type { MetricsRegistry } from './registry.ts';
+
+export type BotMetrics = ReturnType<typeof createBotMetrics>;
+
+/**
+ * The bot's metrics. Label values must come from closed sets: `type` is a Telegram update type,
+ * `endpoint` a portal call (listOrders, listSpecifications; never a URL or query), `outcome`
+ * `ok` or the error's fixed code: PORTAL_NETWORK, PORTAL_TIMEOUT, PORTAL_HTTP, PORTAL_REJECTED,
+ * PORTAL_SCHEMA.
+ */
+export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegistry()) => ({
+  registry,
+  updates: registry.counter<'type'>({ name: 'bot_updates_total', help: 'Updates received, by update type.', labelNames: ['type'], maxSeries: 40 }),
+  updateDuration: registry.histogram<'type'>({
+    name: 'update_duration_seconds',
+    help: 'Time spent handling one update, by update type.',
+    labelNames: ['type'],
+    buckets: DURATION_BUCKETS,
+    maxSeries: 40,
+  }),
+  portalRequests: registry.counter<'endpoint' | 'outcome'>({
+    name: 'portal_requests_total',
+    help: 'Requests to the customer portal, by endpoint and outcome.',
+    labelNames: ['endpoint', 'outcome'],
+  }),
+  portalDuration: registry.histogram<'endpoint'>({
+    name: 'portal_request_duration_seconds',
+    help: 'Duration of portal requests, by endpoint.',
+    labelNames: ['endpoint'],
+    buckets: DURATION_BUCKETS,
+    maxSeries: 20,
+  }),
+  portalCacheHits: registry.counter({ name: 'portal_cache_hits_total', help: 'Portal lookups answered from the cache.' }),
+  portalCacheMisses: registry.counter({ name: 'portal_cache_misses_total', help: 'Portal lookups the cache could not answer.' }),
+});
+
+/** The update type of a raw update (its one field besides update_id), for the `type` label. */
+export const updateTypeOf = (update: object): string =>
+  Object.keys(update).find((key) => key !== 'update_id') ?? OVERFLOW_LABEL_VALUE;

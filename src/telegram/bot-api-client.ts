@@ -1,0 +1,71 @@
+import { STATUS_CODES } from 'node:http';
+import { TelegramError, type Context, type Telegraf, type Telegram } from 'telegraf';
+import { Pool } from 'undici';
+import { callWithinDeadline } from './update-scope.ts';
+
+// Every Bot API call of the bot goes through here: JSON over one undici connection pool to
+// TELEGRAM_API_ROOT. Telegraf's own client (node-fetch over http.Agent, a URL parse and a header
+// object per call) cost half of the bot's CPU time at 1,000 updates a second (BENCHMARKS.md).
+// Same contract as Telegraf's `callApi`: the result, or a TelegramError carrying Telegram's
+// error_code, description and parameters (retry_after); null and undefined fields are left out.
+// The bot sends no files, so only JSON bodies are needed (no multipart). An error names the method
+// only, never the payload: that holds users' text and, for setWebhook, the webhook secret.
+// Within an update's handling its deadline applies (src/telegram/update-scope.ts).
+
+export type CallApi = Telegram['callApi'];
+
+type Envelope = { ok: boolean; result?: unknown; error_code: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
+
+const omitEmpty = (_key: string, value: unknown) => (value == null ? undefined : value);
+
+export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token: string }) => {
+  // Resolved as Telegraf resolves it, so a root with a path ("https://host/tg/") keeps its path.
+  const base = new URL(`./bot${token}/`, apiRoot);
+  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
+
+  const send = async (method: string, payload: object, signal: AbortSignal | undefined): Promise<unknown> => {
+    const { statusCode, body } = await pool.request({
+      path: `${base.pathname}${method}`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload, omitEmpty),
+      ...(signal && { signal }),
+    });
+    if (statusCode >= 500) {
+      await body.dump();
+      throw new TelegramError({ error_code: statusCode, description: STATUS_CODES[statusCode] ?? 'Server Error' }, { method });
+    }
+    const text = await body.text();
+    let data: Envelope;
+    try {
+      data = JSON.parse(text) as Envelope;
+    } catch {
+      throw new Error(`the Bot API answered ${method} with HTTP ${statusCode} and a body that is not JSON`);
+    }
+    if (!data.ok) throw new TelegramError(data, { method });
+    return data.result;
+  };
+
+  const callApi = (method: string, payload: object = {}, { signal }: { signal?: AbortSignal } = {}): Promise<unknown> =>
+    callWithinDeadline(method, signal, (combined) => send(method, payload, combined));
+
+  return {
+    callApi: callApi as unknown as CallApi,
+    /** Closes the connections; calls made after this fail. */
+    close: () => pool.close(),
+  };
+};
+
+/**
+ * Sends every Bot API call of `bot` through one client, built once: the bot's `telegram`, and the
+ * Telegram object Telegraf makes for each update (so this middleware must come first).
+ */
+export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string }) => {
+  const client = createBotApiClient(options);
+  bot.telegram.callApi = client.callApi;
+  bot.use((ctx, next) => {
+    ctx.telegram.callApi = client.callApi;
+    return next();
+  });
+  return client;
+};

@@ -1,0 +1,225 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpServer } from '../../src/app/http-server.ts';
+import type { HttpServer, Readiness } from '../../src/app/http-server.ts';
+import { createMetricsRegistry } from '../../src/metrics/registry.ts';
+
+const SECRET = 'webhook-secret_0123456789';
+const PATH = '/telegram/hook';
+
+const captureLogger = () => {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'debug' }, stream), lines };
+};
+
+const deferred = () => {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+};
+
+let server: HttpServer | undefined;
+afterEach(async () => {
+  await server?.close(100);
+  server = undefined;
+});
+
+const start = async (options: { readiness?: () => Readiness; handleUpdate?: (update: unknown) => Promise<void> } = {}) => {
+  const { logger, lines } = captureLogger();
+  const metrics = createMetricsRegistry();
+  metrics.counter({ name: 'hits_total', help: 'Hits.' }).inc({}, 2);
+  const handled: unknown[] = [];
+  server = await startHttpServer({
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    metrics,
+    readiness: options.readiness ?? (() => ({ ready: true, detail: { portal: 'ok' } })),
+    webhook: {
+      path: PATH,
+      secretToken: SECRET,
+      handleUpdate: options.handleUpdate ?? (async (update) => void handled.push(update)),
+    },
+  });
+  const base = `http://127.0.0.1:${server.port}`;
+  const post = (body: string, headers: Record<string, string> = { 'x-telegram-bot-api-secret-token': SECRET }) =>
+    fetch(`${base}${PATH}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+  return { base, post, handled, lines, server };
+};
+
+describe('health, readiness and metrics', () => {
+  it('answers /healthz', async () => {
+    const { base } = await start();
+    const response = await fetch(`${base}/healthz`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.text()).toBe('{"status":"ok"}');
+  });
+
+  it('answers /readyz with 200 or 503 and the detail', async () => {
+    let ready = true;
+    const { base } = await start({ readiness: () => ({ ready, detail: { portal: ready ? 'ok' : 'unreachable' } }) });
+    const first = await fetch(`${base}/readyz`);
+    expect([first.status, await first.json()]).toEqual([200, { status: 'ready', detail: { portal: 'ok' } }]);
+    ready = false;
+    const second = await fetch(`${base}/readyz`);
+    expect([second.status, await second.json()]).toEqual([503, { status: 'not ready', detail: { portal: 'unreachable' } }]);
+  });
+
+  it('answers 503 when the readiness check throws', async () => {
+    const { base, lines } = await start({
+      readiness: () => {
+        throw new Error('boom');
+      },
+    });
+    const response = await fetch(`${base}/readyz`);
+    expect(response.status).toBe(503);
+    expect(lines.some((line) => line.msg === 'the readiness check failed')).toBe(true);
+  });
+
+  it('exposes /metrics in the text format', async () => {
+    const { base } = await start();
+    const response = await fetch(`${base}/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(await response.text()).toBe('# HELP hits_total Hits.\n# TYPE hits_total counter\nhits_total 2\n');
+  });
+
+  it('answers 404 for an unknown path and 405 for a wrong method', async () => {
+    const { base } = await start();
+    expect((await fetch(`${base}/nope`)).status).toBe(404);
+    const wrong = await fetch(`${base}/metrics`, { method: 'POST', body: '' });
+    expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+    const get = await fetch(`${base}${PATH}`);
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
+  });
+});
+
+describe('webhook', () => {
+  const update = { update_id: 7, message: { message_id: 1, date: 0, chat: { id: 1, type: 'private' }, text: 'hi' } };
+
+  it('hands an update with the right secret to the bot', async () => {
+    const { post, handled } = await start();
+    const response = await post(JSON.stringify(update));
+    expect([response.status, await response.text()]).toEqual([200, '']);
+    await expect.poll(() => handled).toEqual([update]);
+  });
+
+  it('refuses a wrong or missing secret with 401 and does not handle the update', async () => {
+    const { post, handled, lines } = await start();
+    expect((await post(JSON.stringify(update), { 'x-telegram-bot-api-secret-token': `${SECRET}x` })).status).toBe(401);
+    expect((await post(JSON.stringify(update), { 'x-telegram-bot-api-secret-token': SECRET.slice(0, -1) })).status).toBe(401);
+    expect((await post(JSON.stringify(update), {})).status).toBe(401);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handled).toEqual([]);
+    expect(JSON.stringify(lines)).not.toContain(SECRET);
+  });
+
+  it('answers before a slow handler finishes', async () => {
+    const release = deferred();
+    let finished = false;
+    const { post } = await start({
+      handleUpdate: async () => {
+        await release.promise;
+        finished = true;
+      },
+    });
+    const response = await post(JSON.stringify(update));
+    expect(response.status).toBe(200);
+    expect(finished).toBe(false);
+    release.resolve();
+    await expect.poll(() => finished).toBe(true);
+  });
+
+  it('logs a failing handler with the update id', async () => {
+    const { post, lines } = await start({ handleUpdate: () => Promise.reject(new Error('handler broke')) });
+    expect((await post(JSON.stringify(update))).status).toBe(200);
+    await expect.poll(() => lines.find((line) => line.msg === 'handling a webhook update failed')).toMatchObject({
+      level: 50,
+      updateId: 7,
+      err: { message: 'handler broke' },
+    });
+  });
+
+  it.each([
+    ['not JSON', '{"update_id": 1'],
+    ['an array', '[1]'],
+    ['null', 'null'],
+    ['no update_id', '{"message":{}}'],
+    ['a string update_id', '{"update_id":"1"}'],
+    ['a fractional update_id', '{"update_id":1.5}'],
+  ])('answers 400 to %s', async (_name, body) => {
+    const { post, handled } = await start();
+    expect((await post(body)).status).toBe(400);
+    expect(handled).toEqual([]);
+  });
+
+  it('accepts a body of exactly 1 MB and refuses a larger one with 413', async () => {
+    const { post, handled } = await start();
+    const padded = (size: number) => {
+      const prefix = '{"update_id":9,"pad":"';
+      return `${prefix}${'x'.repeat(size - prefix.length - 2)}"}`;
+    };
+    expect((await post(padded(1024 * 1024))).status).toBe(200);
+    await expect.poll(() => handled.length).toBe(1);
+    expect((await post(padded(1024 * 1024 + 1))).status).toBe(413);
+  });
+
+  it('refuses a streamed body without a length once it passes 1 MB', async () => {
+    const { base } = await start();
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 1024 * 1024 + chunk.length) controller.close();
+        else controller.enqueue(chunk);
+        sent += chunk.length;
+      },
+    });
+    const response = await fetch(`${base}${PATH}`, {
+      method: 'POST',
+      headers: { 'x-telegram-bot-api-secret-token': SECRET },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+  });
+});
+
+describe('close', () => {
+  it('waits for running handlers, then stops accepting', async () => {
+    const release = deferred();
+    let finished = false;
+    const { base, post, server: running } = await start({
+      handleUpdate: async () => {
+        await release.promise;
+        finished = true;
+      },
+    });
+    expect((await post(JSON.stringify({ update_id: 1 }))).status).toBe(200);
+    let closed = false;
+    const closing = running.close(5_000).then(() => (closed = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(closed).toBe(false);
+    release.resolve();
+    await closing;
+    expect(finished).toBe(true);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+  });
+
+  it('gives up on handlers after the grace period', async () => {
+    const { post, server: running, lines } = await start({ handleUpdate: () => new Promise(() => {}) });
+    expect((await post(JSON.stringify({ update_id: 1 }))).status).toBe(200);
+    const started = Date.now();
+    await running.close(100);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(lines.find((line) => line.msg === 'closing with update handlers still running')).toMatchObject({ running: 1, graceMs: 100 });
+  });
+});

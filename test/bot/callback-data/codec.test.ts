@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { canInline, packCallback, unpackCallback } from '../../../src/bot/callback-data/codec.ts';
+
+describe('callback data codec', () => {
+  it('packs and unpacks a page with the query inline', () => {
+    const action = {
+      type: 'page',
+      limit: 5,
+      offset: 15,
+      refresh: false,
+      ref: { query: { resource: 'order', filter: 'POSITION[MATERIAL_SAP_ID]', value: '000000000010012345' } },
+    } as const;
+    const data = packCallback(action);
+    expect(data).toBe('p:5:15:o5=000000000010012345');
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
+  it('packs and unpacks a page with a stored query, and the page indicator', () => {
+    const action = { type: 'page', limit: 20, offset: 0, ref: { key: 'AbC_-123' }, refresh: false } as const;
+    expect(packCallback(action)).toBe('p:20:0:@AbC_-123');
+    expect(unpackCallback('p:20:0:@AbC_-123')).toEqual(action);
+    expect(unpackCallback(packCallback({ type: 'noop' }))).toEqual({ type: 'noop' });
+  });
+
+  it.each([
+    [{ type: 'page', limit: 10, offset: 30, ref: { key: 'k1' }, refresh: true }, 'pr:10:30:@k1'],
+    [{ type: 'record', limit: 5, offset: 10, index: 3, part: 2, id: 'Ab_-9z', ref: { key: 'k1' }, refresh: false }, 'r:5:10:3:2:Ab_-9z:@k1'],
+    [{ type: 'record', limit: 20, offset: 0, index: 19, part: 0, id: 'abcdef', ref: { query: { resource: 'specification', filter: 'SPECIFICATION_NUMBER', value: '12' } }, refresh: true }, 'rr:20:0:19:0:abcdef:s1=12'],
+    [{ type: 'lookup', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'x:o0=0007300100'],
+    [{ type: 'language', locale: 'en', scope: 'user' }, 'l:en'],
+    [{ type: 'language', locale: 'ru', scope: 'chat' }, 'lg:ru'],
+    [{ type: 'pageSize', pageSize: 20 }, 'z:20'],
+  ] as const)('round-trips %j', (action, data) => {
+    expect(packCallback(action)).toBe(data);
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
+  it('keeps a value with colons whole', () => {
+    const data = packCallback({ type: 'page', limit: 10, offset: 10, refresh: false, ref: { query: { resource: 'specification', filter: 'STATUS', value: 'a:b' } } });
+    expect(unpackCallback(data)).toMatchObject({ ref: { query: { value: 'a:b', filter: 'STATUS', resource: 'specification' } } });
+  });
+
+  it('inlines only printable ASCII that fits 64 bytes even at the largest offset', () => {
+    expect(canInline({ resource: 'order', filter: 'SAP_ID', value: '0007300100' })).toBe(true);
+    expect(canInline({ resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' })).toBe(false);
+    expect(canInline({ resource: 'order', filter: 'SAP_ID', value: 'x'.repeat(60) })).toBe(false);
+  });
+
+  it('refuses to pack what Telegram would reject', () => {
+    expect(() =>
+      packCallback({ type: 'page', limit: 5, offset: 0, refresh: false, ref: { query: { resource: 'order', filter: 'SAP_ID', value: 'ж'.repeat(40) } } }),
+    ).toThrow(RangeError);
+  });
+
+  it.each([
+    undefined,
+    '',
+    'p',
+    'p:7:0:o0=1',
+    'p:5:-5:o0=1',
+    'p:5:abc:o0=1',
+    'p:5:0:o9=1',
+    'p:5:0:x0=1',
+    'p:5:0:o0=',
+    'p:5:0:@',
+    'p:5:0:@bad key',
+    'p:5:99999999:o0=1',
+    'drop table',
+    'r:5:0:1:@k',
+    'r:5:0:1:0:@k',
+    'r:5:0:1:0:toolong1:@k',
+    'r:5:0:100:0:@k',
+    'x:',
+    'l:de',
+    'z:7',
+    'lg:',
+    'constructor:1',
+    '__proto__:1',
+    '{"json":true}',
+  ])('decodes forged data %j to nothing', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+
+  it.each(['05', '1e1', '0x5', ' 5', '5 ', '5.0', '+5', '010', '0x14', '2e1', '', 'Infinity', '٥'])(
+    'takes no page size but 5, 10 or 20 written plainly, not %j',
+    (size) => {
+      for (const data of [`p:${size}:0:o0=1`, `pr:${size}:0:@k`, `r:${size}:0:0:0:abcdef:@k`, `z:${size}`]) {
+        expect(unpackCallback(data), data).toBeUndefined();
+      }
+    },
+  );
+
+  it.each(['05', '00', '1e1', '0x5', ' 5', '5 ', '5.0', '+5', '-0', '٥', '0b1'])('takes no offset, index or part written as %j', (n) => {
+    for (const data of [`p:5:${n}:o0=1`, `r:5:${n}:0:0:abcdef:@k`, `r:5:0:${n}:0:abcdef:@k`, `r:5:0:0:${n}:abcdef:@k`]) {
+      expect(unpackCallback(data), data).toBeUndefined();
+    }
+  });
+
+  it('takes numbers written plainly, up to their digit limits', () => {
+    expect(unpackCallback('p:10:0:@k')).toMatchObject({ limit: 10, offset: 0 });
+    expect(unpackCallback('p:5:9999995:@k')).toMatchObject({ offset: 9_999_995 });
+    expect(unpackCallback('r:20:40:19:10:abcdef:@k')).toMatchObject({ limit: 20, offset: 40, index: 19, part: 10 });
+  });
+
+  it.each([
+    'x:o2=notadate',
+    'x:o2=2026-02-30',
+    'x:o2=15.03.2026',
+    'p:5:0:s4=2026-3-15',
+    'x:o0= 0007300100',
+    'x:o0=0007300100 ',
+    'x:o3=in  production',
+    'x:o0= ',
+    `x:o4=${'x'.repeat(101)}`,
+  ])('checks the value of %j as a typed command is checked', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+
+  it('takes a value a typed command gives, dates as ISO dates', () => {
+    expect(unpackCallback('x:o2=2026-03-15')).toEqual({ type: 'lookup', ref: { query: { resource: 'order', filter: 'DATE_ORDER', value: '2026-03-15' } } });
+    expect(unpackCallback('x:o4=truba 530')).toMatchObject({ ref: { query: { value: 'truba 530' } } });
+  });
+});

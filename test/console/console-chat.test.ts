@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startArgs } from '../support/start-command.ts';
+
+// `npm start` with no configuration: the console chat on the demo portal, the same start command
+// as the Dockerfile's. Driven through stdin like a person typing, ending with end of input.
+
+const runConsole = (lines: string[], env: Record<string, string> = {}) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'console-'));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, startArgs(), {
+      env: { PATH: process.env.PATH ?? '', LANG: 'en_US.UTF-8', DATA_DIR: dataDir, ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      rmSync(dataDir, { recursive: true, force: true });
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin.end(lines.map((line) => `${line}\n`).join(''));
+  });
+};
+
+describe('console chat', () => {
+  it('starts with no configuration, answers commands from the demo portal, presses buttons by number', async () => {
+    const { code, stdout, stderr } = await runConsole(['/start', '/spec ДП-77/2026', '7', '/order 0007300100']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('demo data');
+    expect(stdout).toContain('Specifications 1–5 of 8');
+    expect(stdout).toMatch(/\[6\] 1\/2 {3}\[7\] ▶/);
+    expect(stdout).toContain('(edited) Specifications 6–8 of 8');
+    expect(stdout).toContain('1. Order No. 0007300100');
+    expect(stdout).not.toMatch(/<\/?b>|&lt;|&amp;/);
+  });
+
+  it('speaks the configured default language', async () => {
+    const { stdout } = await runConsole(['/order 0007300100'], { LANG: 'C.UTF-8', DEFAULT_LANGUAGE: 'ru' });
+    expect(stdout).toContain('Заказ № 0007300100');
+  });
+
+  it('refuses to start on a bad configuration, naming the variable', async () => {
+    const { code, stderr } = await runConsole([], { PAGE_SIZE: '7' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('PAGE_SIZE');
+  });
+});

@@ -1,0 +1,102 @@
+import { Writable } from 'node:stream';
+import { Telegram, TelegramError } from 'telegraf';
+import { describe, expect, it } from 'vitest';
+import { createLogger, redactSecrets } from '../src/logger.ts';
+
+const BOT_TOKEN = '7000000001:AAEmulatedTestToken-0123456789abcdefXYZ';
+const PORTAL_TOKEN = 'portal+token/with=odd"chars';
+
+const capture = () => {
+  const chunks: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk.toString());
+      done();
+    },
+  });
+  return { destination, output: () => chunks.join('') };
+};
+
+describe('redactSecrets', () => {
+  it('replaces every occurrence, also URL-encoded and JSON-escaped', () => {
+    const redact = redactSecrets([BOT_TOKEN, PORTAL_TOKEN, '']);
+    expect(redact(`GET https://api.telegram.org/bot${BOT_TOKEN}/getMe and again ${BOT_TOKEN}`)).toBe(
+      'GET https://api.telegram.org/bot[REDACTED]/getMe and again [REDACTED]',
+    );
+    expect(redact(`?token=${encodeURIComponent(BOT_TOKEN)}&t=${encodeURIComponent(BOT_TOKEN).replace('%3A', '%3a')}`)).toBe('?token=[REDACTED]&t=[REDACTED]');
+    expect(redact(`?p=${encodeURIComponent(PORTAL_TOKEN)}`)).toBe('?p=[REDACTED]');
+    expect(redact(JSON.stringify({ authorization: `Bearer ${PORTAL_TOKEN}` }))).toBe('{"authorization":"Bearer [REDACTED]"}');
+    expect(redact('nothing to hide')).toBe('nothing to hide');
+  });
+
+  it('redacts a secret containing another one whole', () => {
+    const redact = redactSecrets(['abc', 'xxabcxx']);
+    expect(redact('1 xxabcxx 2 abc')).toBe('1 [REDACTED] 2 [REDACTED]');
+  });
+
+  it('leaves text alone without secrets', () => {
+    expect(redactSecrets([])('a.b*c')).toBe('a.b*c');
+  });
+});
+
+describe('createLogger', () => {
+  it('follows a secret that changes, such as a rotated portal token', async () => {
+    const { destination, output } = capture();
+    let token = 'first-portal-token-111';
+    const logger = createLogger({ level: 'info', secrets: () => [token], destination });
+    logger.info({ header: `Bearer ${token}` }, 'one');
+    token = 'second-portal-token-222';
+    logger.info({ header: 'Bearer second-portal-token-222' }, 'two');
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = output();
+    expect(text).not.toContain('first-portal-token-111');
+    expect(text).not.toContain('second-portal-token-222');
+    expect(text.match(/\[REDACTED\]/g)).toHaveLength(2);
+  });
+
+  it('keeps the secrets out of every line, errors, stacks, bindings and children included', async () => {
+    const { destination, output } = capture();
+    const logger = createLogger({ level: 'debug', secrets: [BOT_TOKEN, PORTAL_TOKEN], destination });
+    const error = new Error(`request to https://api.telegram.org/bot${BOT_TOKEN}/sendMessage failed`);
+    error.stack = `${error.message}\n    at fetch (https://api.telegram.org/bot${BOT_TOKEN}/getUpdates)`;
+    error.cause = new Error(`Authorization: Bearer ${PORTAL_TOKEN}`);
+    logger.error({ err: error }, 'the bot could not start');
+    logger.info({ headers: { authorization: `Bearer ${PORTAL_TOKEN}` }, url: `/bot${encodeURIComponent(BOT_TOKEN)}/getMe` }, 'request');
+    logger.child({ token: BOT_TOKEN }).warn(`message with %s`, BOT_TOKEN);
+    const telegraf = await new Telegram(BOT_TOKEN, { apiRoot: 'http://127.0.0.1:1' }).getMe().catch((e: unknown) => e);
+    logger.error({ err: telegraf }, 'telegraf failed');
+
+    const lines = output().trim().split('\n');
+    expect(lines).toHaveLength(4);
+    const text = output();
+    for (const secret of [BOT_TOKEN, PORTAL_TOKEN, BOT_TOKEN.split(':')[1]!, JSON.stringify(PORTAL_TOKEN).slice(1, -1), encodeURIComponent(BOT_TOKEN)]) {
+      expect(text).not.toContain(secret);
+    }
+    const [first, second, third] = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(first).toMatchObject({
+      msg: 'the bot could not start',
+      err: { message: 'request to https://api.telegram.org/bot[REDACTED]/sendMessage failed: Authorization: Bearer [REDACTED]' },
+    });
+    expect(String((first?.err as { stack: string }).stack)).toContain('bot[REDACTED]/getUpdates');
+    expect(JSON.stringify(first)).toContain('Bearer [REDACTED]');
+    expect(second).toMatchObject({ headers: { authorization: 'Bearer [REDACTED]' }, url: '/bot[REDACTED]/getMe' });
+    expect(third).toMatchObject({ token: '[REDACTED]', msg: 'message with [REDACTED]' });
+  });
+});
+
+describe('the err serializer', () => {
+  it('logs the method of a failed Telegram call and the error, never its payload', async () => {
+    const { destination, output } = capture();
+    const logger = createLogger({ level: 'info', secrets: [], destination });
+    const error = new TelegramError(
+      { error_code: 400, description: 'Bad Request: chat not found' },
+      { method: 'sendMessage', payload: { chat_id: 1, text: 'Заказ 0007300100 на 530х8' } },
+    );
+    logger.error({ err: error }, 'update failed');
+    logger.error({ err: new Error('plain', { cause: error }) }, 'wrapped');
+    const [line] = output().trim().split('\n').map((text) => JSON.parse(text) as { err: Record<string, unknown> });
+    expect(line?.err).toMatchObject({ type: 'TelegramError', message: '400: Bad Request: chat not found', on: { method: 'sendMessage' } });
+    expect(output()).not.toContain('0007300100');
+    expect(output()).not.toContain('payload');
+  });
+});

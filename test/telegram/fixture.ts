@@ -1,0 +1,81 @@
+import { pino } from 'pino';
+import { Telegraf } from 'telegraf';
+import { message } from 'telegraf/filters';
+import { startBotApi } from '../support/bot-api/index.ts';
+import type { BotApi } from '../support/bot-api/index.ts';
+import { installBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { startPolling } from '../../src/telegram/polling-runner.ts';
+import type { PollingOptions, Runner } from '../../src/telegram/polling-runner.ts';
+
+export type TextUpdate = { updateId: number; chatId: number; userId: number; text: string; reply(text: string): Promise<unknown> };
+
+/** A promise the test resolves when it wants a handler to go on. */
+export const createGate = () => {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+};
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `probe` holds, checked every 5 ms: for state the emulator does not see (a proxy, a handler). */
+export const until = async (probe: () => boolean, timeoutMs = 3000): Promise<void> => {
+  const startedAt = Date.now();
+  while (!probe()) {
+    if (Date.now() - startedAt > timeoutMs) throw new Error(`the condition did not hold within ${timeoutMs} ms`);
+    await sleep(5);
+  }
+};
+
+/** A tiny bot: every text message goes to `onText`; errors reach the runner instead of Telegraf's exit code. */
+export const createTestBot = (api: BotApi, onText: (update: TextUpdate) => Promise<void>, apiRoot = api.apiRoot) => {
+  // As createBot does: no Telegraf timeout, Bot API calls through the bot's own client.
+  const bot = new Telegraf(api.token, { telegram: { apiRoot }, handlerTimeout: Infinity });
+  installBotApiClient(bot, { apiRoot, token: api.token });
+  bot.on(message('text'), (ctx) =>
+    onText({
+      updateId: ctx.update.update_id,
+      chatId: ctx.chat.id,
+      userId: ctx.from.id,
+      text: ctx.message.text,
+      reply: (text) => ctx.reply(text),
+    }),
+  );
+  bot.catch((error) => {
+    throw error;
+  });
+  return bot;
+};
+
+/** The emulator, a log to read, and runners stopped after each test. */
+export const startFixture = async () => {
+  const api = await startBotApi({ waitTimeoutMs: 3000 });
+  const logs: Array<Record<string, unknown>> = [];
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const runners: Runner[] = [];
+  const cleanups: Array<() => unknown> = [];
+  return {
+    api,
+    logs,
+    logger,
+    /** Fast defaults: 1 s long polls, 20 ms backoff steps. */
+    async start(options: Partial<PollingOptions> & Pick<PollingOptions, 'bot'>) {
+      const runner = await startPolling({ logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, ...options });
+      runners.push(runner);
+      return runner;
+    },
+    onClose(cleanup: () => unknown) {
+      cleanups.push(cleanup);
+    },
+    logged: (msg: string) => logs.filter((line) => line.msg === msg),
+    async close() {
+      for (const cleanup of cleanups) await cleanup();
+      await Promise.all(runners.map((runner) => runner.stop(100)));
+      await api.close();
+    },
+  };
+};
+
+export type Fixture = Awaited<ReturnType<typeof startFixture>>;
