@@ -123,9 +123,10 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
   };
 };
 
+/** A page of records paired with the query that found them: `resource` tells their type. */
 export type Results = { paging: Paging } & (
-  | { query: OrderQuery; page: Page<Order> }
-  | { query: SpecificationQuery; page: Page<Specification> }
+  | { resource: 'order'; query: OrderQuery; page: Page<Order> }
+  | { resource: 'specification'; query: SpecificationQuery; page: Page<Specification> }
 );
 
 /**
@@ -134,5 +135,5 @@ export type Results = { paging: Paging } & (
  */
 export const fetchResults = async (portal: PortalClient, query: OrderQuery | SpecificationQuery, paging: Paging): Promise<Results> =>
   query.resource === 'order'
-    ? { query, paging, page: await portal.listOrders(query, paging) }
-    : { query, paging, page: await portal.listSpecifications(query, paging) };
+    ? { resource: 'order', query, paging, page: await portal.listOrders(query, paging) }
+    : { resource: 'specification', query, paging, page: await portal.listSpecifications(query, paging) };

@@ -5,8 +5,7 @@ import { onCallback } from '../filters/on-callback.ts';
 import { editView } from '../reply.ts';
 import { renderRecord } from '../views/record.ts';
 import { renderRecordGone } from '../views/notices.ts';
-import type { Order, Specification } from '../../portal/schemas.ts';
-import { recordId } from '../callback-data/record-id.ts';
+import { recordIds, recordsOf } from '../views/resources.ts';
 
 /** One record of a results page opened in full, in the same message, and its own pages. */
 export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: () => Date }) => {
@@ -19,9 +18,8 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
       ctx.retry = { ...action, refresh: true };
       const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact: true, fresh: action.refresh });
       // The record the button was made for, at its place or moved within the page; else it is gone.
-      const items: Array<Order | Specification> = results.page.items;
-      const atPlace = items[action.index];
-      const index = atPlace !== undefined && recordId(atPlace) === action.id ? action.index : items.findIndex((item) => recordId(item) === action.id);
+      const ids = recordIds(recordsOf(results));
+      const index = ids[action.index] === action.id ? action.index : ids.indexOf(action.id);
       const refs = { list: action.ref };
       const view = index < 0 ? undefined : renderRecord(results, { index, part: action.part }, refs, ctx.t, ctx.fmt, now());
       await editView(ctx, view ?? renderRecordGone(action, ctx.t));

@@ -2,7 +2,8 @@ import type { InlineQueryResultArticle } from 'telegraf/types';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
-import { renderInlineNotice, renderInlineResult } from './inline-result.ts';
+import { renderInlineNotice } from './inline-notice.ts';
+import { recordsOf, withViews } from './resources.ts';
 
 type Rendered = { id: string; title: string; description: string; text: string };
 
@@ -54,7 +55,7 @@ export const renderInlineAnswer = (results: Results, t: Translate, fmt: Formatte
   if (page.items.length === 0) return { results: [toArticle(renderInlineNotice('nothingFound', t, { query }, fmt))], nextOffset: '' };
   const next = paging.offset + page.items.length;
   return {
-    results: uniqueResults(page.items.map((record) => renderInlineResult(query, record, t, fmt))).map(toArticle),
+    results: uniqueResults(withViews(recordsOf(results), (items, views) => items.map((record) => views.inline(record, t, fmt)))).map(toArticle),
     nextOffset: next < page.total ? String(next) : '',
   };
 };

@@ -1,29 +1,15 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
-import type { Order, Specification } from '../../portal/schemas.ts';
-import type { Query } from '../../portal/query.ts';
-import { canInline, packCallback, type QueryRef } from '../callback-data/codec.ts';
-import { renderOrderDetails } from './order/details.ts';
-import { renderSpecDetails } from './specification/details.ts';
-import type { View } from './common/view.ts';
+import type { QueryRef } from '../callback-data/codec.ts';
 import { recordId } from '../callback-data/record-id.ts';
-
-const MAX_MATERIAL_ROWS = 10;
-const MAX_REQUEST_BUTTONS = 12;
-const REQUESTS_PER_ROW = 3;
-
-/** "000000000010012345" → "10012345": the code as people say it. */
-const shortCode = (code: string) => code.replace(/^0+(?=\d)/, '');
-
-const chunk = <T>(items: T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, index * size + size));
+import { renderRecordKeyboard } from '../keyboards/record.ts';
+import type { View } from './common/view.ts';
+import { recordsOf, withViews } from './resources.ts';
 
 /**
- * One record of a results page in full, with its own pages for long lists, cross-links (related
- * production requests; orders and specifications with a position's material), Back and Refresh.
- * Undefined when the page no longer has a record at that place.
+ * One record of a results page in full, with its keyboard (cross-links, its own pages, Back and
+ * Refresh). Undefined when the page no longer has a record at that place.
  */
 export const renderRecord = (
   results: Results,
@@ -32,41 +18,11 @@ export const renderRecord = (
   t: Translate,
   fmt: Formatter,
   fetchedAt?: Date,
-): View | undefined => {
-  const item = results.page.items[place.index];
-  if (!item) return undefined;
-  const details =
-    results.query.resource === 'order'
-      ? renderOrderDetails(item as Order, place.part, t, fmt, fetchedAt)
-      : renderSpecDetails(item as Specification, place.part, t, fmt, fetchedAt);
-  const at = (part: number, refresh = false) =>
-    packCallback({ type: 'record', ref: refs.list, ...results.paging, index: place.index, part, id: recordId(item), refresh });
-  // Cross-links go to SAP numbers and material codes, which travel inside the button; a code
-  // that would not fit gets no button rather than a trip to the store from a pure view.
-  const link = (text: string, query: Query): InlineKeyboardButton[] =>
-    canInline(query) ? [{ text, callback_data: packCallback({ type: 'lookup', ref: { query } }) }] : [];
-
-  const requests = details.relatedOrders
-    .slice(0, MAX_REQUEST_BUTTONS)
-    .flatMap((sapId) => link(t('buttons.openOrder', { sapId }), { resource: 'order', filter: 'SAP_ID', value: sapId }));
-  const materials = [...new Set(details.positions.map((position) => position.materialSapId).filter(Boolean))];
-  const materialRows = materials
-    .slice(0, MAX_MATERIAL_ROWS)
-    .map((code) => [
-      ...link(t('buttons.ordersWithMaterial', { code: shortCode(code) }), { resource: 'order', filter: 'POSITION[MATERIAL_SAP_ID]', value: code }),
-      ...link(t('buttons.specsWithMaterial', { code: shortCode(code) }), { resource: 'specification', filter: 'POSITION[MATERIAL_SAP_ID]', value: code }),
-    ])
-    .filter((row) => row.length > 0);
-  const partRow: InlineKeyboardButton[] = [];
-  if (details.parts > 1) {
-    if (details.part > 0) partRow.push({ text: t('pager.prev'), callback_data: at(details.part - 1) });
-    partRow.push({ text: t('pager.position', { page: details.part + 1, pages: details.parts }), callback_data: packCallback({ type: 'noop' }) });
-    if (details.part < details.parts - 1) partRow.push({ text: t('pager.next'), callback_data: at(details.part + 1) });
-  }
-  const back = { text: t('buttons.back'), callback_data: packCallback({ type: 'page', ref: refs.list, ...results.paging, refresh: false }) };
-  const refresh = { text: t('buttons.refresh'), callback_data: at(details.part, true) };
-  return {
-    text: details.text,
-    keyboard: [...chunk(requests, REQUESTS_PER_ROW), ...materialRows, ...(partRow.length > 0 ? [partRow] : []), [back, refresh]],
-  };
-};
+): View | undefined =>
+  withViews(recordsOf(results), (items, views) => {
+    const item = items[place.index];
+    if (item === undefined) return undefined;
+    const details = views.details(item, place.part, t, fmt, fetchedAt);
+    const keyboard = renderRecordKeyboard(details, { list: refs.list, paging: results.paging, index: place.index, id: recordId(views.sapId(item)) }, t);
+    return { text: details.text, keyboard };
+  });

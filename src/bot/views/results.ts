@@ -1,19 +1,13 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Query, Resource } from '../../portal/query.ts';
-import type { Order, Specification } from '../../portal/schemas.ts';
-import { joinLines } from './common/card-parts.ts';
-import type { CardOptions } from './common/card-parts.ts';
+import type { Query } from '../../portal/query.ts';
+import { DEGRADE_STEPS, joinLines, type CardOptions } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
-import { renderOrderCard } from './order/card.ts';
-import { renderSpecCard } from './specification/card.ts';
+import { withViews, type ResourceRecords } from './resources.ts';
 
-export type ResultsText = {
-  query: Query;
-  /** The page's records; they are of the query's resource. */
-  items: ReadonlyArray<Order | Specification>;
+export type ResultsText = ResourceRecords & {
   total: number;
   offset: number;
   limit: number;
@@ -23,29 +17,7 @@ export type ResultsText = {
   now?: Date;
 };
 
-/**
- * How a page is shown, from the most detailed down. The first step whose text fits one
- * message is used: fewer positions, then only their count, then long portal text shortened,
- * then brief cards (main lines only).
- */
-export const DEGRADE_STEPS: readonly CardOptions[] = [
-  { maxPositions: 3, maxListItems: 5, maxTextLength: Infinity, brief: false },
-  { maxPositions: 2, maxListItems: 3, maxTextLength: Infinity, brief: false },
-  { maxPositions: 1, maxListItems: 3, maxTextLength: Infinity, brief: false },
-  { maxPositions: 0, maxListItems: 2, maxTextLength: Infinity, brief: false },
-  { maxPositions: 0, maxListItems: 2, maxTextLength: 80, brief: false },
-  { maxPositions: 0, maxListItems: 1, maxTextLength: 40, brief: false },
-  { maxPositions: 0, maxListItems: 1, maxTextLength: 40, brief: true },
-  { maxPositions: 0, maxListItems: 1, maxTextLength: 24, brief: true },
-];
-
 const BLANK_LINE = '\n\n';
-
-// The records come paired with their query (fetchResults), so the resource tells their type.
-const renderCard = (resource: Resource, record: Order | Specification, t: Translate, fmt: Formatter, options: CardOptions) =>
-  resource === 'order'
-    ? renderOrderCard(record as Order, t, fmt, options)
-    : renderSpecCard(record as Specification, t, fmt, options);
 
 const renderHeader = ({ query, items, total, offset, fetchedAt, now }: ResultsText, t: Translate, fmt: Formatter): string => {
   const to = offset + items.length;
@@ -70,19 +42,20 @@ const BLANK_LINE_LENGTH = BLANK_LINE.length;
  * in `room` characters together (each after a blank line): rendering stops at the first card
  * past it, so a page of any length costs at most one message's worth of cards.
  */
-const cardsWithin = (page: ResultsText, options: CardOptions, room: number, t: Translate, fmt: Formatter): { cards: Measured[]; fit: boolean } => {
-  const cards: Measured[] = [];
-  let used = 0;
-  for (const [index, record] of page.items.entries()) {
-    // Numbered as the buttons that open them are.
-    const html = `<b>${page.offset + index + 1}.</b> ${renderCard(page.query.resource, record, t, fmt, options)}`;
-    const length = visibleLength(html);
-    cards.push({ html, length });
-    used += BLANK_LINE_LENGTH + length;
-    if (used > room) return { cards, fit: false };
-  }
-  return { cards, fit: true };
-};
+const cardsWithin = (page: ResultsText, options: CardOptions, room: number, t: Translate, fmt: Formatter): { cards: Measured[]; fit: boolean } =>
+  withViews(page, (items, views) => {
+    const cards: Measured[] = [];
+    let used = 0;
+    for (const [index, record] of items.entries()) {
+      // Numbered as the buttons that open them are.
+      const html = `<b>${page.offset + index + 1}.</b> ${views.card(record, t, fmt, options)}`;
+      const length = visibleLength(html);
+      cards.push({ html, length });
+      used += BLANK_LINE_LENGTH + length;
+      if (used > room) return { cards, fit: false };
+    }
+    return { cards, fit: true };
+  });
 
 /** One message for a page of records, within Telegram's 4096 characters for any records. */
 export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatter): string => {

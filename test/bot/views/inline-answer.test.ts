@@ -14,6 +14,7 @@ const fmt = createFormatter('en');
 
 const answer = (items: Order[], total = items.length) => {
   const results: Results = {
+    resource: 'order',
     query: { resource: 'order', filter: 'STATUS', value: 'production' },
     paging: { limit: 20, offset: 0 },
     page: { items, total, limit: 20, offset: 0 },

@@ -4,7 +4,8 @@ import { createTranslator } from '../../../src/i18n.ts';
 import type { OrderQuery } from '../../../src/portal/query.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/common/html.ts';
 import type * as Html from '../../../src/bot/views/common/html.ts';
-import { DEGRADE_STEPS, renderResultsText } from '../../../src/bot/views/results.ts';
+import { DEGRADE_STEPS } from '../../../src/bot/views/common/card-parts.ts';
+import { renderResultsText } from '../../../src/bot/views/results.ts';
 import { hugeOrder } from '../../fixtures/worst-case.ts';
 
 // Fitting a page into one message measures each card once per step, whatever the page holds:
@@ -38,7 +39,7 @@ describe('fitting a page far longer than asked', () => {
   test('20,000 records: one message within the limit, cards from the start, and how many did not fit', () => {
     const one = hugeOrder(1);
     const items = Array.from({ length: 20_000 }, (_, index) => ({ ...one, SAP_ID: `${index + 1} ${one.SAP_ID}` }));
-    const text = renderResultsText({ query, items, total: 20_000, offset: 0, limit: 5 }, t, fmt);
+    const text = renderResultsText({ resource: 'order', query, items, total: 20_000, offset: 0, limit: 5 }, t, fmt);
     measured.characters = 0;
     expect(visibleLength(text)).toBeLessThanOrEqual(TELEGRAM_TEXT_LIMIT);
     expect(text).toMatch(/^<b>Orders 1–20,000 of 20,000<\/b>/);

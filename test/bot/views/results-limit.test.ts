@@ -5,7 +5,7 @@ import type { Locale } from '../../../src/i18n.ts';
 import type { OrderQuery, Query, SpecificationQuery } from '../../../src/portal/query.ts';
 import type { Order, Specification } from '../../../src/portal/schemas.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/common/html.ts';
-import { renderResultsText } from '../../../src/bot/views/results.ts';
+import { renderResultsText, type ResultsText } from '../../../src/bot/views/results.ts';
 import { makeOrder } from '../../fixtures/portal-records.ts';
 import { hugeOrder, hugeSpecification, longText, worstOrder, worstSpecification } from '../../fixtures/worst-case.ts';
 import { formatMessageText } from '../../support/bot-api/text.ts';
@@ -19,12 +19,13 @@ const orderQuery: OrderQuery = { resource: 'order', filter: 'SAP_ID', value: '00
 const specQuery: SpecificationQuery = { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' };
 
 const page = (query: Query, items: ReadonlyArray<Order | Specification>, total = items.length) => ({
+  resource: query.resource,
   query,
   items,
   total,
   offset: 0,
   limit: 20,
-});
+}) as ResultsText;
 
 /** What Telegram would store: throws on malformed HTML or a text over 4096 characters. */
 const sendable = (html: string) => formatMessageText({ text: html, parseMode: 'HTML', entities: undefined }, { strictHtmlAmpersand: true });

@@ -6,7 +6,7 @@ import { ORDER_FILTERS, SPECIFICATION_FILTERS } from '../../../src/portal/query.
 import type { OrderQuery, Query, SpecificationQuery } from '../../../src/portal/query.ts';
 import type { Order, Specification } from '../../../src/portal/schemas.ts';
 import { describeQuery } from '../../../src/bot/views/common/describe-query.ts';
-import { renderNothingFound, renderResultsText } from '../../../src/bot/views/results.ts';
+import { renderNothingFound, renderResultsText, type ResultsText } from '../../../src/bot/views/results.ts';
 import { makeOrder, makeSpecification } from '../../fixtures/portal-records.ts';
 import { formatMessageText } from '../../support/bot-api/text.ts';
 
@@ -17,12 +17,13 @@ const orderQuery: OrderQuery = { resource: 'order', filter: 'SAP_ID', value: '00
 const specQuery: SpecificationQuery = { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' };
 
 const page = (query: Query, items: ReadonlyArray<Order | Specification>, total = items.length, offset = 0) => ({
+  resource: query.resource,
   query,
   items,
   total,
   offset,
   limit: 20,
-});
+}) as ResultsText;
 
 /** What Telegram would store: throws on malformed HTML or a text over 4096 characters. */
 const sendable = (html: string) => formatMessageText({ text: html, parseMode: 'HTML', entities: undefined }, { strictHtmlAmpersand: true });

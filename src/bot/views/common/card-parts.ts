@@ -15,6 +15,25 @@ export type CardOptions = {
 
 export const DEFAULT_CARD_OPTIONS: CardOptions = { maxPositions: 3, maxListItems: 5, maxTextLength: Infinity, brief: false };
 
+/** The default card with portal text shortened to at most `maxTextLength` characters. */
+export const upTo = (maxTextLength: number): CardOptions => ({ ...DEFAULT_CARD_OPTIONS, maxTextLength });
+
+/**
+ * How a compact card is shown, from the most detailed down. The first step whose text fits one
+ * message is used: fewer positions, then only their count, then long portal text shortened,
+ * then brief cards (main lines only).
+ */
+export const DEGRADE_STEPS: readonly CardOptions[] = [
+  { maxPositions: 3, maxListItems: 5, maxTextLength: Infinity, brief: false },
+  { maxPositions: 2, maxListItems: 3, maxTextLength: Infinity, brief: false },
+  { maxPositions: 1, maxListItems: 3, maxTextLength: Infinity, brief: false },
+  { maxPositions: 0, maxListItems: 2, maxTextLength: Infinity, brief: false },
+  { maxPositions: 0, maxListItems: 2, maxTextLength: 80, brief: false },
+  { maxPositions: 0, maxListItems: 1, maxTextLength: 40, brief: false },
+  { maxPositions: 0, maxListItems: 1, maxTextLength: 40, brief: true },
+  { maxPositions: 0, maxListItems: 1, maxTextLength: 24, brief: true },
+];
+
 /** A translated line whose string params are portal or user text: they are escaped here. */
 export const say = (t: Translate, key: string, params: Params = {}): string => t(key, escapeParams(params));
 

@@ -1,4 +1,6 @@
+import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
+import { renderFetchedAt } from './fetched-at.ts';
 import { MAX_DETAILS_PARTS, MAX_LINKS_PER_PART, entriesOf, isLink, paginate, renderPart, truncate } from './details-paging.ts';
 import type { Frame, Slice } from './details-paging.ts';
 import { visibleLength } from './html.ts';
@@ -78,3 +80,9 @@ export const renderDetails = (source: DetailsSource, part: number, t: Translate,
     relatedOrders: [...new Set(entries.flatMap((item) => (item.relatedOrder ? [item.relatedOrder] : [])))],
   };
 };
+
+/** One resource's "record in full" from how its content is built: the wrapper every resource shares. */
+export const detailsRenderer =
+  <R>(sourceOf: (record: R, t: Translate, fmt: Formatter) => DetailsSource) =>
+  (record: R, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): DetailsView =>
+    renderDetails(sourceOf(record, t, fmt), part, t, renderFetchedAt(t, fmt, fetchedAt, now));

@@ -2,15 +2,12 @@ import { EMPTY_VALUE } from '../../../format.ts';
 import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
 import type { Order, OrderPosition } from '../../../portal/schemas.ts';
-import { DEFAULT_CARD_OPTIONS, clip, joinLines, say } from '../common/card-parts.ts';
+import { clip, joinLines, say, upTo } from '../common/card-parts.ts';
 import type { CardOptions } from '../common/card-parts.ts';
-import { renderDetails } from '../common/details-view.ts';
-import type { DetailsItem, DetailsSource, DetailsView } from '../common/details-view.ts';
-import { renderFetchedAt } from '../common/fetched-at.ts';
+import { detailsRenderer } from '../common/details-view.ts';
+import type { DetailsItem, DetailsSource } from '../common/details-view.ts';
 import { escapeHtml } from '../common/html.ts';
 import { orderSumLine, orderTitleLine } from './card.ts';
-
-const upTo = (maxTextLength: number): CardOptions => ({ ...DEFAULT_CARD_OPTIONS, maxTextLength });
 
 /** The text and the code: the list of statuses is not known, so both are worth showing. */
 const statusLine = (order: Order, t: Translate, options: CardOptions): string | null => {
@@ -54,7 +51,8 @@ const positionItem = (position: OrderPosition, t: Translate, fmt: Formatter, opt
   };
 };
 
-const orderSource = (order: Order, t: Translate, fmt: Formatter): DetailsSource => ({
+/** An order's content in full, for the details view. */
+export const orderDetailsSource = (order: Order, t: Translate, fmt: Formatter): DetailsSource => ({
   head: (max) => ({ title: orderTitleLine(order, t, fmt, upTo(max)), head: headLines(order, t, fmt, upTo(max)) }),
   sections: (max) => {
     const items = order.POSITION.map((position) => positionItem(position, t, fmt, upTo(max)));
@@ -66,14 +64,4 @@ const orderSource = (order: Order, t: Translate, fmt: Formatter): DetailsSource 
  * An order in full: every field and every position (number, material code and name, quantity,
  * price and currency), in parts when the positions do not fit one message.
  */
-export const renderOrderDetails = (
-  order: Order,
-  part: number,
-  t: Translate,
-  fmt: Formatter,
-  fetchedAt?: Date,
-  now?: Date,
-): DetailsView => {
-  const source = orderSource(order, t, fmt);
-  return renderDetails(source, part, t, renderFetchedAt(t, fmt, fetchedAt, now));
-};
+export const renderOrderDetails = detailsRenderer(orderDetailsSource);

@@ -2,18 +2,15 @@ import { EMPTY_VALUE } from '../../../format.ts';
 import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
 import type { RelatedOrder, Specification, SpecificationPosition } from '../../../portal/schemas.ts';
-import { DEFAULT_CARD_OPTIONS, clip, distinct, joinLines, say } from '../common/card-parts.ts';
+import { clip, distinct, joinLines, say, upTo } from '../common/card-parts.ts';
 import type { CardOptions } from '../common/card-parts.ts';
-import { renderDetails } from '../common/details-view.ts';
-import type { DetailsItem, DetailsSection, DetailsSource, DetailsView } from '../common/details-view.ts';
-import { renderFetchedAt } from '../common/fetched-at.ts';
+import { detailsRenderer } from '../common/details-view.ts';
+import type { DetailsItem, DetailsSection, DetailsSource } from '../common/details-view.ts';
 import { escapeHtml } from '../common/html.ts';
 import { renderDocument, specFields, specHeadLines } from './card.ts';
 import { consigneeNames, specDocuments } from './lists.ts';
 
 type Kit = { t: Translate; fmt: Formatter; options: CardOptions };
-
-const upTo = (maxTextLength: number): CardOptions => ({ ...DEFAULT_CARD_OPTIONS, maxTextLength });
 
 /** «• <b>000010</b> · name», then the material code and the planned production date. */
 const positionItem = (position: SpecificationPosition, { t, fmt, options }: Kit): DetailsItem => {
@@ -70,7 +67,8 @@ const sections = (spec: Specification, kit: Kit): DetailsSection[] => {
   return all.filter((section) => section.items.length > 0);
 };
 
-const specSource = (spec: Specification, t: Translate, fmt: Formatter): DetailsSource => ({
+/** A specification's content in full, for the details view. */
+export const specDetailsSource = (spec: Specification, t: Translate, fmt: Formatter): DetailsSource => ({
   head: (max) => {
     const fields = specFields(spec, t, fmt, upTo(max));
     return { title: fields.title, head: specHeadLines(fields) };
@@ -83,14 +81,4 @@ const specSource = (spec: Specification, t: Translate, fmt: Formatter): DetailsS
  * production date; consignees; documents (DOCUMENT and DOCUMENT_LIST as one list); related
  * production requests. In parts when the lists do not fit one message.
  */
-export const renderSpecDetails = (
-  spec: Specification,
-  part: number,
-  t: Translate,
-  fmt: Formatter,
-  fetchedAt?: Date,
-  now?: Date,
-): DetailsView => {
-  const source = specSource(spec, t, fmt);
-  return renderDetails(source, part, t, renderFetchedAt(t, fmt, fetchedAt, now));
-};
+export const renderSpecDetails = detailsRenderer(specDetailsSource);

@@ -3,8 +3,10 @@ import { createFormatter } from '../../../src/format.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import type { Locale } from '../../../src/i18n.ts';
 import type { OrderQuery, SpecificationQuery } from '../../../src/portal/query.ts';
-import { renderInlineNotice, renderInlineResult } from '../../../src/bot/views/inline-result.ts';
-import type { InlineItem } from '../../../src/bot/views/inline-result.ts';
+import { renderInlineNotice } from '../../../src/bot/views/inline-notice.ts';
+import type { InlineItem } from '../../../src/bot/views/common/inline-item.ts';
+import { renderOrderInline } from '../../../src/bot/views/order/inline.ts';
+import { renderSpecInline } from '../../../src/bot/views/specification/inline.ts';
 import { renderOrderCard } from '../../../src/bot/views/order/card.ts';
 import { renderSpecCard } from '../../../src/bot/views/specification/card.ts';
 import { makeOrder, makeSpecification } from '../../fixtures/portal-records.ts';
@@ -14,7 +16,6 @@ import { formatMessageText } from '../../support/bot-api/text.ts';
 const kit = (locale: Locale) => ({ t: createTranslator(locale), fmt: createFormatter(locale) });
 const ru = kit('ru');
 const en = kit('en');
-const orderQuery: OrderQuery = { resource: 'order', filter: 'SAP_ID', value: '0007300100' };
 const specQuery: SpecificationQuery = { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' };
 
 /** What Telegram would store: throws on malformed HTML or a text over 4096 characters. */
@@ -32,7 +33,7 @@ const expectValid = (item: InlineItem) => {
 
 describe('an order as an inline result', () => {
   test('Russian: number and status over date, total and positions; the compact card as the message', () => {
-    const item = renderInlineResult(orderQuery, makeOrder(), ru.t, ru.fmt);
+    const item = renderOrderInline(makeOrder(), ru.t, ru.fmt);
     expect(item).toEqual({
       id: 'o:0007300100',
       title: 'Заказ № 0007300100 · Производство',
@@ -43,18 +44,18 @@ describe('an order as an inline result', () => {
   });
 
   test('English; the weight stands in for a missing total', () => {
-    expect(renderInlineResult(orderQuery, makeOrder(), en.t, en.fmt)).toMatchObject({
+    expect(renderOrderInline(makeOrder(), en.t, en.fmt)).toMatchObject({
       title: 'Order No. 0007300100 · Производство',
       description: '15 Mar 2026 · Total: 1,234,567.89 RUB · 2 positions',
     });
-    expect(renderInlineResult(orderQuery, makeOrder({ POSITION_SUM: null, DATE_ORDER: null, POSITION: null }), en.t, en.fmt)).toMatchObject({
+    expect(renderOrderInline(makeOrder({ POSITION_SUM: null, DATE_ORDER: null, POSITION: null }), en.t, en.fmt)).toMatchObject({
       description: 'Weight: 12.345\u00a0t',
     });
   });
 
   test('title and description are plain text: portal text appears as typed, never escaped', () => {
     const order = makeOrder({ SAP_ID: '<b>1</b>', STATUS_TEXT: 'Оценка & "проверка"' });
-    const item = renderInlineResult(orderQuery, order, ru.t, ru.fmt);
+    const item = renderOrderInline(order, ru.t, ru.fmt);
     expect(item.title).toBe('Заказ № <b>1</b> · Оценка & "проверка"');
     expect(sendable(item.text).text).toMatch(/^Заказ № <b>1<\/b> от 15\.03\.2026\n/);
     expectValid(item);
@@ -63,7 +64,7 @@ describe('an order as an inline result', () => {
 
 describe('a specification as an inline result', () => {
   test('Russian: number and status over contract, validity and positions', () => {
-    const item = renderInlineResult(specQuery, makeSpecification(), ru.t, ru.fmt);
+    const item = renderSpecInline(makeSpecification(), ru.t, ru.fmt);
     expect(item).toEqual({
       id: 's:0040001234',
       title: 'Спецификация № 12 · Статус: 20, тип ZSD_DOG',
@@ -74,7 +75,7 @@ describe('a specification as an inline result', () => {
   });
 
   test('English', () => {
-    expect(renderInlineResult(specQuery, makeSpecification({ DATE_ACTIVE_TO: '9999-12-31 00:00:00' }), en.t, en.fmt)).toMatchObject({
+    expect(renderSpecInline(makeSpecification({ DATE_ACTIVE_TO: '9999-12-31 00:00:00' }), en.t, en.fmt)).toMatchObject({
       title: 'Specification No. 12 · Status: 20, type ZSD_DOG',
       description: 'Contract No. ДП-77/2026 dated 1 Feb 2026 · Valid from 1 Mar 2026, open-ended · 2 positions',
     });
@@ -83,28 +84,28 @@ describe('a specification as an inline result', () => {
 
 describe('ids', () => {
   test('stable, and different for different records and resources', () => {
-    const again = renderInlineResult(orderQuery, makeOrder(), ru.t, ru.fmt);
-    expect(renderInlineResult(orderQuery, makeOrder(), en.t, en.fmt).id).toBe(again.id);
-    expect(renderInlineResult(orderQuery, makeOrder({ SAP_ID: '0007300101' }), ru.t, ru.fmt).id).toBe('o:0007300101');
-    expect(renderInlineResult(specQuery, makeSpecification({ SAP_ID: '0007300100' }), ru.t, ru.fmt).id).toBe('s:0007300100');
+    const again = renderOrderInline(makeOrder(), ru.t, ru.fmt);
+    expect(renderOrderInline(makeOrder(), en.t, en.fmt).id).toBe(again.id);
+    expect(renderOrderInline(makeOrder({ SAP_ID: '0007300101' }), ru.t, ru.fmt).id).toBe('o:0007300101');
+    expect(renderSpecInline(makeSpecification({ SAP_ID: '0007300100' }), ru.t, ru.fmt).id).toBe('s:0007300100');
   });
 
   test('a long or non-ASCII key goes by its hash, still the same each time', () => {
-    const cyrillic = renderInlineResult(orderQuery, makeOrder({ SAP_ID: 'Заказ-1' }), ru.t, ru.fmt);
+    const cyrillic = renderOrderInline(makeOrder({ SAP_ID: 'Заказ-1' }), ru.t, ru.fmt);
     expect(cyrillic.id).toMatch(/^o#[\w-]{43}$/);
-    expect(renderInlineResult(orderQuery, makeOrder({ SAP_ID: 'Заказ-1' }), ru.t, ru.fmt).id).toBe(cyrillic.id);
-    expect(renderInlineResult(orderQuery, makeOrder({ SAP_ID: 'Заказ-2' }), ru.t, ru.fmt).id).not.toBe(cyrillic.id);
-    expect(renderInlineResult(orderQuery, makeOrder({ SAP_ID: '9'.repeat(61) }), ru.t, ru.fmt).id).toMatch(/^o#/);
-    expect(renderInlineResult(specQuery, makeSpecification({ SAP_ID: '' }), ru.t, ru.fmt).id).toMatch(/^s#/);
+    expect(renderOrderInline(makeOrder({ SAP_ID: 'Заказ-1' }), ru.t, ru.fmt).id).toBe(cyrillic.id);
+    expect(renderOrderInline(makeOrder({ SAP_ID: 'Заказ-2' }), ru.t, ru.fmt).id).not.toBe(cyrillic.id);
+    expect(renderOrderInline(makeOrder({ SAP_ID: '9'.repeat(61) }), ru.t, ru.fmt).id).toMatch(/^o#/);
+    expect(renderSpecInline(makeSpecification({ SAP_ID: '' }), ru.t, ru.fmt).id).toMatch(/^s#/);
   });
 });
 
 test.each(['ru', 'en'] as const)('%s: records no real portal sends still give valid results', (locale) => {
   const { t, fmt } = kit(locale);
   for (const item of [
-    renderInlineResult(orderQuery, hugeOrder(1), t, fmt),
-    renderInlineResult(specQuery, hugeSpecification(1), t, fmt),
-    renderInlineResult(orderQuery, makeOrder({ STATUS_TEXT: longText(5000) }), t, fmt),
+    renderOrderInline(hugeOrder(1), t, fmt),
+    renderSpecInline(hugeSpecification(1), t, fmt),
+    renderOrderInline(makeOrder({ STATUS_TEXT: longText(5000) }), t, fmt),
   ]) {
     expectValid(item);
     expect(item.title.length).toBeLessThanOrEqual(128);

@@ -1,0 +1,24 @@
+import type { InlineKeyboardButton } from 'telegraf/types';
+import type { Translate } from '../../i18n.ts';
+import type { Paging } from '../../portal/query.ts';
+import { packCallback, type QueryRef } from '../callback-data/codec.ts';
+import type { PageWindow } from '../paging.ts';
+import { renderPager } from './pager.ts';
+
+const OPEN_BUTTONS_PER_ROW = 5;
+
+/** Under a results page: a numbered button per record that opens it, the pager, and Refresh. */
+export const renderResultsKeyboard = (
+  ids: readonly string[],
+  { paging, window, ref }: { paging: Paging; window: PageWindow; ref: QueryRef },
+  t: Translate,
+): InlineKeyboardButton[][] => {
+  const open: InlineKeyboardButton[] = ids.map((id, index) => ({
+    text: t('buttons.openRecord', { n: paging.offset + index + 1 }),
+    callback_data: packCallback({ type: 'record', ref, ...paging, index, part: 0, id, refresh: false }),
+  }));
+  const rows: InlineKeyboardButton[][] = [];
+  for (let start = 0; start < open.length; start += OPEN_BUTTONS_PER_ROW) rows.push(open.slice(start, start + OPEN_BUTTONS_PER_ROW));
+  const refresh = { text: t('buttons.refresh'), callback_data: packCallback({ type: 'page', ref, ...paging, refresh: true }) };
+  return [...rows, ...renderPager(window, ref, t), [refresh]];
+};

@@ -1,0 +1,51 @@
+import type { Formatter } from '../../format.ts';
+import type { Translate } from '../../i18n.ts';
+import type { Results } from '../../portal/client.ts';
+import type { OrderQuery, SpecificationQuery } from '../../portal/query.ts';
+import type { Order, Specification } from '../../portal/schemas.ts';
+import type { CardOptions } from './common/card-parts.ts';
+import type { DetailsView } from './common/details-view.ts';
+import { recordId } from '../callback-data/record-id.ts';
+import type { InlineItem } from './common/inline-item.ts';
+import { renderOrderCard } from './order/card.ts';
+import { renderOrderDetails } from './order/details.ts';
+import { renderOrderInline } from './order/inline.ts';
+import { renderSpecCard } from './specification/card.ts';
+import { renderSpecDetails } from './specification/details.ts';
+import { renderSpecInline } from './specification/inline.ts';
+
+// One table of what each resource shows, keyed by the resource. A new way of showing records (a
+// change notification, an export row) is one more entry for each resource here.
+
+export type ResourceViews<R> = {
+  /** The SAP number the buttons that open a record fingerprint. */
+  sapId(record: R): string;
+  card(record: R, t: Translate, fmt: Formatter, options?: CardOptions): string;
+  /** The record in full, one part of it; `fetchedAt` gives the «обновлено 14:05» line. */
+  details(record: R, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date): DetailsView;
+  inline(record: R, t: Translate, fmt: Formatter): InlineItem;
+};
+
+const RESOURCE_VIEWS: { order: ResourceViews<Order>; specification: ResourceViews<Specification> } = {
+  order: { sapId: (order) => order.SAP_ID, card: renderOrderCard, details: renderOrderDetails, inline: renderOrderInline },
+  specification: { sapId: (spec) => spec.SAP_ID, card: renderSpecCard, details: renderSpecDetails, inline: renderSpecInline },
+};
+
+/** Records with the query that found them, the resource telling their type. */
+export type ResourceRecords =
+  | { resource: 'order'; query: OrderQuery; items: readonly Order[] }
+  | { resource: 'specification'; query: SpecificationQuery; items: readonly Specification[] };
+
+/** The records of a page of results. */
+export const recordsOf = (results: Results): ResourceRecords =>
+  results.resource === 'order'
+    ? { resource: 'order', query: results.query, items: results.page.items }
+    : { resource: 'specification', query: results.query, items: results.page.items };
+
+/** Calls `use` with the records and their resource's views, whose types match: no cast anywhere. */
+export const withViews = <T>(records: ResourceRecords, use: <R>(items: readonly R[], views: ResourceViews<R>) => T): T =>
+  records.resource === 'order' ? use(records.items, RESOURCE_VIEWS.order) : use(records.items, RESOURCE_VIEWS.specification);
+
+/** The fingerprint of each record, for the buttons that open them (in page order). */
+export const recordIds = (records: ResourceRecords): string[] =>
+  withViews(records, (items, views) => items.map((item) => recordId(views.sapId(item))));
