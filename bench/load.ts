@@ -55,8 +55,12 @@ export const runLoad = async (api: LeanBotApi, options: { users: number; duratio
         if (performance.now() >= deadline) break;
       }
       const buttons = last?.keyboard.flat() ?? [];
-      const forward = buttons.find((button) => button.text === '▶');
-      const back = buttons.find((button) => button.text === '◀');
+      const dataOf = (text: string) => {
+        const button = buttons.find((candidate) => candidate.text === text);
+        return button && 'callback_data' in button ? button.callback_data : undefined;
+      };
+      const forward = dataOf('▶');
+      const back = dataOf('◀');
       const roll = next();
       let kind: Sample['kind'] = 'page';
       const answered = new Promise<Answer | undefined>((resolve) => {
@@ -70,8 +74,8 @@ export const runLoad = async (api: LeanBotApi, options: { users: number; duratio
         });
       });
       const at = performance.now();
-      if (last && forward?.callback_data && roll < 0.55) api.press(userId, last, forward.callback_data);
-      else if (last && back?.callback_data && roll < 0.75) api.press(userId, last, back.callback_data);
+      if (last && forward && roll < 0.55) api.press(userId, last, forward);
+      else if (last && back && roll < 0.75) api.press(userId, last, back);
       else {
         kind = 'lookup';
         api.say(userId, LOOKUPS[Math.floor(next() * LOOKUPS.length)] ?? '/order 0007300100');

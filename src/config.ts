@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isLocale, type Locale } from './i18n.ts';
-import { isPageSize, PAGE_SIZES, type PageSize } from './portal/query.ts';
+import { LOCALES } from './i18n.ts';
+import { PAGE_SIZES } from './portal/query.ts';
 
 // The environment, validated once at start. Every bad value is reported by name.
 
@@ -69,12 +69,12 @@ const envSchema = z.object({
     .string()
     .default('ru')
     .transform((value) => value.trim().toLowerCase())
-    .refine(isLocale, 'must be ru or en'),
+    .pipe(z.enum(LOCALES, 'must be ru or en')),
   PAGE_SIZE: z
     .string()
     .default('5')
     .transform(Number)
-    .refine((value): value is PageSize => isPageSize(value), `must be one of ${PAGE_SIZES.join(', ')} (what the portal accepts)`),
+    .pipe(z.union(PAGE_SIZES.map((size) => z.literal(size)), `must be one of ${PAGE_SIZES.join(', ')} (what the portal accepts)`)),
   FLOOD_LIMIT_PER_MINUTE: numberVar(30, 1, 10_000, 'queries'),
   WEBHOOK_URL: optionalText.refine((value) => value === undefined || /^https:\/\/[^\s]+$/.test(value), 'must be an https:// URL (Telegram only calls https)'),
   WEBHOOK_SECRET: optionalText.refine(
@@ -106,37 +106,14 @@ const envSchema = z.object({
       }
     }, 'must be an IANA time zone such as Europe/Moscow'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  // The terminal's locale ("ru_RU.UTF-8"): the console chat's user speaks its language.
+  LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
 });
 
-export type Config = {
-  botToken: string | undefined;
-  telegramApiRoot: string;
-  /** `demo`: no portal configured, the embedded demo portal answers. */
-  portal: (
-    | { kind: 'remote'; url: string; token: string | undefined; tokenFile: string | undefined }
-    | { kind: 'demo' }
-  ) & { timeoutMs: number; maxBodyBytes: number; cacheTtlMs: number; circuit: { failureThreshold: number; openMs: number } };
-  /** Updates handled at once, across chats (in order within a chat). */
-  concurrency: number;
-  /** How long a stop waits for updates in flight. */
-  shutdownGraceMs: number;
-  /** How long one update's handler may run; then its remaining Telegram calls are cancelled. */
-  handlerDeadlineMs: number;
-  access: { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
-  defaultLanguage: Locale;
-  pageSize: PageSize;
-  /** Queries a user may send in a minute before being asked to slow down. */
-  floodLimitPerMinute: number;
-  /** Webhook mode when set: Telegram posts updates to this https URL (PORT required). */
-  webhook: { url: string; secret: string | undefined } | undefined;
-  /** Where /healthz, /readyz, /metrics (and the webhook) listen; none when unset. */
-  port: number | undefined;
-  /** Where the store (settings, button state) lives; created on first start. */
-  dataDir: string;
-  /** The time zone of the people using the bot, for "updated 14:05". */
-  timeZone: string;
-  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-};
+type Env = z.output<typeof envSchema>;
+
+/** The bot's configuration, as `parseConfig` builds it from the environment. */
+export type Config = ReturnType<typeof toConfig>;
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -168,30 +145,35 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   if (e.WEBHOOK_URL && e.PORT === undefined) problems.push('PORT: required with WEBHOOK_URL (where Telegram’s requests arrive)');
   if (e.WEBHOOK_URL && !e.BOT_TOKEN) problems.push('BOT_TOKEN: required with WEBHOOK_URL');
   if (problems.length > 0) throw new ConfigError(problems);
-  return {
-    botToken: e.BOT_TOKEN,
-    telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
-    portal: {
-      ...(e.PORTAL_URL
-        ? { kind: 'remote' as const, url: e.PORTAL_URL, token: e.PORTAL_TOKEN, tokenFile: e.PORTAL_TOKEN_FILE }
-        : { kind: 'demo' as const }),
-      timeoutMs: e.PORTAL_TIMEOUT_MS,
-      maxBodyBytes: e.PORTAL_MAX_BODY_BYTES,
-      cacheTtlMs: e.PORTAL_CACHE_SECONDS * 1000,
-      circuit: { failureThreshold: e.PORTAL_CIRCUIT_FAILURES, openMs: Math.round(e.PORTAL_CIRCUIT_OPEN_SECONDS * 1000) },
-    },
-    concurrency: e.CONCURRENCY,
-    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
-    handlerDeadlineMs: e.HANDLER_DEADLINE_SECONDS * 1000,
-    // The demo portal holds no real data: anyone may use it.
-    access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
-    defaultLanguage: e.DEFAULT_LANGUAGE as Locale,
-    pageSize: e.PAGE_SIZE as PageSize,
-    floodLimitPerMinute: e.FLOOD_LIMIT_PER_MINUTE,
-    webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : undefined,
-    port: e.PORT,
-    dataDir: e.DATA_DIR,
-    timeZone: e.TIME_ZONE,
-    logLevel: e.LOG_LEVEL,
-  };
+  return toConfig(e);
 };
+
+/** The checked environment as the bot uses it. */
+const toConfig = (e: Env) => ({
+  botToken: e.BOT_TOKEN,
+  telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
+  portal: {
+    ...(e.PORTAL_URL
+      ? { kind: 'remote' as const, url: e.PORTAL_URL, token: e.PORTAL_TOKEN, tokenFile: e.PORTAL_TOKEN_FILE }
+      : { kind: 'demo' as const }),
+    timeoutMs: e.PORTAL_TIMEOUT_MS,
+    maxBodyBytes: e.PORTAL_MAX_BODY_BYTES,
+    cacheTtlMs: e.PORTAL_CACHE_SECONDS * 1000,
+    circuit: { failureThreshold: e.PORTAL_CIRCUIT_FAILURES, openMs: Math.round(e.PORTAL_CIRCUIT_OPEN_SECONDS * 1000) },
+  },
+  concurrency: e.CONCURRENCY,
+  shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  handlerDeadlineMs: e.HANDLER_DEADLINE_SECONDS * 1000,
+  // The demo portal holds no real data: anyone may use it.
+  access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
+  defaultLanguage: e.DEFAULT_LANGUAGE,
+  pageSize: e.PAGE_SIZE,
+  floodLimitPerMinute: e.FLOOD_LIMIT_PER_MINUTE,
+  webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : undefined,
+  port: e.PORT,
+  dataDir: e.DATA_DIR,
+  timeZone: e.TIME_ZONE,
+  logLevel: e.LOG_LEVEL,
+  /** Telegram's language_code for the console chat's user, from LANG; undefined lets DEFAULT_LANGUAGE decide. */
+  consoleLanguage: e.LANG,
+});

@@ -56,7 +56,7 @@ const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined });
 
 if (consoleMode) {
-  const languageCode = process.env.LANG?.slice(0, 2);
+  const languageCode = config.consoleLanguage;
   const t = createTranslator(resolveLocale(languageCode, config.defaultLanguage));
   await runConsoleChat({
     input: process.stdin,

@@ -96,6 +96,13 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it("takes the console user's language from LANG", () => {
+    expect(parseConfig({ LANG: 'ru_RU.UTF-8' }).consoleLanguage).toBe('ru');
+    expect(parseConfig({ LANG: 'en_US.UTF-8' }).consoleLanguage).toBe('en');
+    expect(parseConfig({ LANG: ' ' }).consoleLanguage).toBeUndefined();
+    expect(parseConfig({}).consoleLanguage).toBeUndefined();
+  });
+
   it('switches to a webhook with WEBHOOK_URL, which needs PORT', () => {
     const token = '123456789:AAE-abcdefghijklmnopqrstuvwxyz_0123';
     const config = parseConfig({ BOT_TOKEN: token, WEBHOOK_URL: 'https://bot.example/hook', WEBHOOK_SECRET: 's3cret', PORT: '8080' });

@@ -17,7 +17,6 @@ import { accessMiddleware } from './middleware/access.ts';
 import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
 import { floodLimit } from './middleware/flood-limit.ts';
-import { telegramRetry } from './middleware/telegram-retry.ts';
 
 export type BotDeps = {
   token: string;
@@ -36,11 +35,10 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   // No Telegraf timeout: it would free the chat's queue slot while the handler goes on. The
   // runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's Telegram calls instead.
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
-  installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token });
+  installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger });
 
   if (metrics) bot.use(updateMetrics(metrics));
-  bot.use(telegramRetry({ logger }));
   bot.use(errorBoundary(logger, config.defaultLanguage));
   bot.use(contextMiddleware({ ...config, settings: store.settings }));
   bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));

@@ -5,8 +5,11 @@ import type { User } from 'telegraf/types';
 import type { BotContext } from '../bot/context.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
 import { startPolling } from '../telegram/polling-runner.ts';
-import { startLocalBotApi, type ConsoleEvent } from './local-bot-api.ts';
+import { startLocalBotApi, type LocalAnswer } from './local-bot-api.ts';
 import { numberButtons, renderConsoleMessage } from './terminal.ts';
+
+const CONSOLE_TOKEN = '1000000001:console-chat-local-token-0000000';
+const CONSOLE_BOT: User = { id: 1_000_000_001, is_bot: true, first_name: 'Order lookup', username: 'order_lookup_bot' };
 
 export type ConsoleChatOptions = {
   input: NodeJS.ReadableStream;
@@ -28,17 +31,19 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
   const user: User = { id: 100_001, is_bot: false, first_name: 'Console', ...(options.languageCode ? { language_code: options.languageCode } : {}) };
   let buttons: Array<{ messageId: number; data: string }> = [];
 
-  const onEvent = (event: ConsoleEvent) => {
-    if (event.type === 'alert') {
-      output.write(`\n⚠️  ${event.text}\n`);
+  const onAnswer = (answer: LocalAnswer) => {
+    if (answer.type === 'alert') {
+      output.write(`\n⚠️  ${answer.text}\n`);
       return;
     }
-    const { pressable } = numberButtons(event.message);
-    if (pressable.length > 0) buttons = pressable.map((data) => ({ messageId: event.message.id, data }));
-    output.write(`${renderConsoleMessage(event.message, color)}\n`);
+    const { message_id: id, text: html, keyboard } = answer.message;
+    const message = { id, html, keyboard, edited: answer.method === 'editMessageText' };
+    const { pressable } = numberButtons(message);
+    if (pressable.length > 0) buttons = pressable.map((data) => ({ messageId: id, data }));
+    output.write(`${renderConsoleMessage(message, color)}\n`);
   };
 
-  const api = await startLocalBotApi(user, onEvent);
+  const api = await startLocalBotApi({ bot: CONSOLE_BOT, token: CONSOLE_TOKEN, onAnswer });
   const bot = options.createBot(api.apiRoot, api.token);
   // The same runner as with Telegram: updates in order within the chat.
   const runner = await startPolling({ bot, logger: options.logger, allowedUpdates: ALLOWED_UPDATES, pollTimeoutSeconds: 10 });
@@ -54,8 +59,8 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
     const line = raw.trim();
     if (line === '') continue;
     const press = /^\d{1,2}$/.test(line) ? buttons[Number(line) - 1] : undefined;
-    if (press) api.press(press.messageId, press.data);
-    else api.say(line);
+    if (press) api.press(user, press.messageId, press.data);
+    else api.say(user, line);
     if (!color) output.write(`\n👤 ${line}\n`);
     await settled();
   }

@@ -1,42 +1,73 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { InlineKeyboardButton, Message, Update, User } from 'telegraf/types';
+import type { InlineKeyboardButton, User } from 'telegraf/types';
+import { sendJson } from '../http/respond.ts';
 
-// A Bot API on loopback that serves one private chat to the terminal, so the console drives the
-// very same bot (long polling, HTTP, the real Telegraf) that runs against Telegram.
-
-export type ConsoleMessage = { id: number; html: string; keyboard: InlineKeyboardButton[][]; edited: boolean };
-export type ConsoleEvent = { type: 'message'; message: ConsoleMessage } | { type: 'alert'; text: string };
+// A Bot API on loopback, so that the very same bot (long polling, HTTP, the real Telegraf) runs
+// without Telegram: the console chat serves one private chat to the terminal with it, and the
+// benchmark drives many users through it. It validates nothing: that is the strict test
+// emulator's job (test/support/bot-api/).
 
 type Params = Record<string, unknown>;
-const TOKEN = '1000000001:console-chat-local-token-0000000';
-const BOT: User = { id: 1_000_000_001, is_bot: true, first_name: 'Order lookup', username: 'order_lookup_bot' };
 
-const readBody = async (req: IncomingMessage): Promise<Params> => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? (JSON.parse(text) as Params) : {};
+export type LocalMessage = { message_id: number; chat: { id: number; type: 'private'; first_name: string }; text: string; keyboard: InlineKeyboardButton[][] };
+
+/** An answering call of the bot: a message sent or edited, or an alert on a button press. */
+export type LocalAnswer =
+  | { type: 'message'; chatId: number; method: 'sendMessage' | 'editMessageText'; at: number; message: LocalMessage }
+  | { type: 'alert'; chatId: number; method: 'answerCallbackQuery'; at: number; text: string };
+
+export type LocalBotApiOptions = {
+  bot: User;
+  token: string;
+  /** Called for each answering call, synchronously, before the call is answered. */
+  onAnswer?: (answer: LocalAnswer) => void;
 };
 
-export const startLocalBotApi = async (user: User, onEvent: (event: ConsoleEvent) => void) => {
-  const updates: Update[] = [];
-  const messages = new Map<number, ConsoleMessage & { data: Message.TextMessage }>();
+const badRequest = (description: string) => Object.assign(new Error(description), { status: 400 });
+
+const keyboardOf = (params: Params): InlineKeyboardButton[][] =>
+  (params.reply_markup as { inline_keyboard?: InlineKeyboardButton[][] } | undefined)?.inline_keyboard ?? [];
+
+export type LocalBotApi = Awaited<ReturnType<typeof startLocalBotApi>>;
+
+export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined }: LocalBotApiOptions) => {
+  let updates: Array<{ update_id: number } & Params> = [];
+  const messages = new Map<string, LocalMessage>();
+  const chats = new Map<number, LocalMessage['chat']>();
+  /** Which chat each callback query came from: an alert is told to that chat. */
+  const pressedIn = new Map<string, number>();
+  const calls = new Map<string, number>();
   let nextUpdateId = 1;
   let nextMessageId = 1;
-  let waiting: (() => void) | undefined;
+  let nextPressId = 1;
   let confirmed = 0;
-  let idleWaiters: Array<() => void> = [];
-  const chat = { id: user.id, type: 'private' as const, first_name: user.first_name };
-
-  const push = (update: Omit<Update.MessageUpdate, 'update_id'> | Omit<Update.CallbackQueryUpdate, 'update_id'>) => {
-    updates.push({ update_id: nextUpdateId++, ...update } as Update);
-    waiting?.();
-  };
+  let waiter: (() => void) | undefined;
+  const idleWaiters: Array<() => void> = [];
   const now = () => Math.floor(Date.now() / 1000);
+  const wire = (message: LocalMessage) => ({
+    message_id: message.message_id,
+    date: now(),
+    chat: message.chat,
+    from: bot,
+    text: message.text,
+    ...(message.keyboard.length > 0 && { reply_markup: { inline_keyboard: message.keyboard } }),
+  });
+  const chatOf = (user: User) => {
+    const chat = { id: user.id, type: 'private' as const, first_name: user.first_name };
+    chats.set(user.id, chat);
+    return chat;
+  };
+
+  const push = (update: Params): number => {
+    const id = nextUpdateId++;
+    updates.push({ update_id: id, ...update });
+    waiter?.();
+    return id;
+  };
 
   const methods: Record<string, (params: Params) => Promise<unknown> | unknown> = {
-    getMe: () => BOT,
+    getMe: () => bot,
     deleteWebhook: () => true,
     setMyCommands: () => true,
     sendChatAction: () => true,
@@ -45,87 +76,103 @@ export const startLocalBotApi = async (user: User, onEvent: (event: ConsoleEvent
       // Asking from `offset` confirms every update before it: the bot has handled them.
       confirmed = Math.max(confirmed, offset - 1);
       if (confirmed >= nextUpdateId - 1) {
-        idleWaiters.forEach((resolve) => resolve());
-        idleWaiters = [];
+        for (const resolve of idleWaiters.splice(0)) resolve();
       }
-      while (updates.length > 0 && (updates[0]?.update_id ?? 0) < offset) updates.shift();
-      if (updates.length === 0) {
+      if (updates.length > 0 && (updates[0]?.update_id ?? 0) < offset) updates = updates.filter((update) => update.update_id >= offset);
+      const timeout = Number(params.timeout ?? 0) * 1000;
+      if (updates.length === 0 && timeout > 0) {
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Number(params.timeout ?? 0) * 1000);
-          waiting = () => {
+          const timer = setTimeout(resolve, timeout);
+          waiter = () => {
             clearTimeout(timer);
             resolve();
           };
         });
-        waiting = undefined;
+        waiter = undefined;
       }
       return updates.slice(0, Number(params.limit ?? 100));
     },
     sendMessage: (params) => {
-      const id = nextMessageId++;
-      const keyboard = (params.reply_markup as { inline_keyboard?: InlineKeyboardButton[][] })?.inline_keyboard ?? [];
-      const data = { message_id: id, date: now(), chat, from: BOT, text: String(params.text) } as Message.TextMessage;
-      const message = { id, html: String(params.text), keyboard, edited: false, data };
-      messages.set(id, message);
-      onEvent({ type: 'message', message });
-      return data;
+      const chatId = Number(params.chat_id);
+      const message: LocalMessage = {
+        message_id: nextMessageId++,
+        chat: chats.get(chatId) ?? { id: chatId, type: 'private', first_name: '' },
+        text: String(params.text),
+        keyboard: keyboardOf(params),
+      };
+      messages.set(`${chatId}:${message.message_id}`, message);
+      onAnswer({ type: 'message', chatId, method: 'sendMessage', at: performance.now(), message });
+      return wire(message);
     },
     editMessageText: (params) => {
-      const message = messages.get(Number(params.message_id));
-      if (!message) throw Object.assign(new Error('Bad Request: message to edit not found'), { status: 400 });
-      const keyboard = (params.reply_markup as { inline_keyboard?: InlineKeyboardButton[][] })?.inline_keyboard ?? [];
-      if (message.html === params.text && JSON.stringify(message.keyboard) === JSON.stringify(keyboard)) {
-        throw Object.assign(new Error('Bad Request: message is not modified'), { status: 400 });
+      const chatId = Number(params.chat_id);
+      const message = messages.get(`${chatId}:${Number(params.message_id)}`);
+      if (!message) throw badRequest('Bad Request: message to edit not found');
+      const keyboard = keyboardOf(params);
+      if (message.text === params.text && JSON.stringify(message.keyboard) === JSON.stringify(keyboard)) {
+        throw badRequest('Bad Request: message is not modified');
       }
-      Object.assign(message, { html: String(params.text), keyboard, edited: true });
-      onEvent({ type: 'message', message });
-      return { ...message.data, text: message.html };
+      message.text = String(params.text);
+      message.keyboard = keyboard;
+      onAnswer({ type: 'message', chatId, method: 'editMessageText', at: performance.now(), message });
+      return wire(message);
     },
     answerCallbackQuery: (params) => {
-      if (params.text) onEvent({ type: 'alert', text: String(params.text) });
+      const id = String(params.callback_query_id);
+      const chatId = pressedIn.get(id);
+      pressedIn.delete(id);
+      if (params.text && chatId !== undefined) onAnswer({ type: 'alert', chatId, method: 'answerCallbackQuery', at: performance.now(), text: String(params.text) });
       return true;
     },
   };
 
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
     const method = /^\/bot[^/]+\/(\w+)$/.exec(req.url?.split('?')[0] ?? '')?.[1] ?? '';
-    const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    };
-    const handler = methods[method];
-    if (!handler) return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+    calls.set(method, (calls.get(method) ?? 0) + 1);
+    const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (!handler) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
     try {
-      reply(200, { ok: true, result: await handler(await readBody(req)) });
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      sendJson(res, 200, { ok: true, result: await handler(text ? (JSON.parse(text) as Params) : {}) });
     } catch (error) {
       const status = (error as { status?: number }).status ?? 500;
-      reply(status, { ok: false, error_code: status, description: (error as Error).message });
+      sendJson(res, status, { ok: false, error_code: status, description: (error as Error).message });
     }
-  });
+  };
+  const server = createServer((req, res) => void serve(req, res));
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 
   return {
     apiRoot: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    token: TOKEN,
-    say(text: string) {
+    token,
+    /** How many times each method was called. */
+    calls,
+    /** The user writes in their private chat; commands carry their bot_command entity. */
+    say(user: User, text: string): number {
       const command = /^\/\w+(@\w+)?/.exec(text)?.[0];
-      const entities = command ? [{ type: 'bot_command' as const, offset: 0, length: command.length }] : undefined;
-      push({ message: { message_id: nextMessageId++, date: now(), chat, from: user, text, ...(entities ? { entities } : {}) } });
+      const entities = command ? [{ type: 'bot_command', offset: 0, length: command.length }] : undefined;
+      return push({ message: { message_id: nextMessageId++, date: now(), chat: chatOf(user), from: user, text, ...(entities && { entities }) } });
     },
-    press(messageId: number, data: string) {
-      const message = messages.get(messageId);
-      if (!message) return;
-      push({
-        callback_query: { id: String(nextUpdateId), from: user, chat_instance: '1', message: message.data, data },
-      });
+    /** The user presses a button of a message the bot sent them; nothing for a message it does not know. */
+    press(user: User, messageId: number, data: string): number | undefined {
+      const message = messages.get(`${user.id}:${messageId}`);
+      if (!message) return undefined;
+      const id = String(nextPressId++);
+      pressedIn.set(id, user.id);
+      return push({ callback_query: { id, from: user, chat_instance: String(user.id), message: wire(message), data } });
     },
-    /** Resolves once the bot has handled everything said and pressed so far. */
+    /** Updates waiting to be fetched. */
+    backlog: () => updates.length,
+    /** Resolves once the bot has fetched everything said and pressed so far. */
     idle(): Promise<void> {
       if (confirmed >= nextUpdateId - 1) return Promise.resolve();
       return new Promise((resolve) => idleWaiters.push(resolve));
     },
     async close() {
-      waiting?.();
+      waiter?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

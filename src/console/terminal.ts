@@ -1,21 +1,22 @@
-import type { ConsoleMessage } from './local-bot-api.ts';
+import type { InlineKeyboardButton } from 'telegraf/types';
+import { decodeEntities } from '../bot/views/common/html.ts';
 
 // How a bot message looks in a terminal: HTML tags become ANSI styles (or nothing when the output
 // is not a terminal), entities are decoded, buttons are numbered for pressing.
 
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
+/** A bot message as the terminal shows it. */
+export type ConsoleMessage = { id: number; html: string; keyboard: InlineKeyboardButton[][]; edited: boolean };
 
 export const htmlToTerminal = (html: string, color: boolean): string =>
-  html
-    .replace(/<(\/?)(b|strong|i|em|u|code)>/g, (_, close: string, tag: string) => {
-      if (!color) return '';
-      if (close) return '\x1b[0m';
-      return tag === 'i' || tag === 'em' ? '\x1b[3m' : tag === 'u' ? '\x1b[4m' : '\x1b[1m';
-    })
-    .replace(/<[^>]+>/g, '')
-    .replace(/&(lt|gt|amp|quot);|&#(\d+);|&#x([\da-f]+);/gi, (whole, name: string, dec: string, hex: string) =>
-      name ? (ENTITIES[name.toLowerCase()] ?? whole) : String.fromCodePoint(dec ? Number(dec) : parseInt(hex, 16)),
-    );
+  decodeEntities(
+    html
+      .replace(/<(\/?)(b|strong|i|em|u|code)>/g, (_, close: string, tag: string) => {
+        if (!color) return '';
+        if (close) return '\x1b[0m';
+        return tag === 'i' || tag === 'em' ? '\x1b[3m' : tag === 'u' ? '\x1b[4m' : '\x1b[1m';
+      })
+      .replace(/<[^>]+>/g, ''),
+  );
 
 /** Numbers buttons from 1, row by row, and returns the lines to print with the callback data behind each number. */
 export const numberButtons = (message: ConsoleMessage) => {

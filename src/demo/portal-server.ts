@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendJson } from '../http/respond.ts';
+import { secretMatcher } from '../http/secret.ts';
 import { RESOURCE_PATHS } from '../portal/query.ts';
 import { byDateThenSapId, orderMatchers, specificationMatchers } from './match.ts';
 import { param, parsePaging, splitTarget, type Paging } from './request.ts';
@@ -47,25 +48,12 @@ const listing = <R>(
   };
 };
 
-const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
-  const json = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': String(Buffer.byteLength(json)),
-    'cache-control': 'no-store',
-    ...headers,
-  });
-  res.end(json);
-};
-
 const fail = (res: ServerResponse, status: number, errorCode: ErrorCode, headers?: Record<string, string>): void =>
-  send(res, status, { success: false, error_code: errorCode, data: null }, headers);
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
+  sendJson(res, status, { success: false, error_code: errorCode, data: null }, headers);
 
 export const createDemoPortalHandler = (options: { token: string; data?: DemoData }) => {
   if (!options.token) throw new TypeError('the demo portal needs a non-empty token');
-  const expected = digest(options.token);
+  const tokenMatches = secretMatcher(options.token);
   const data = options.data ?? sampleData;
   const routes: Record<string, Listing> = {
     [RESOURCE_PATHS.order]: listing(data.orders, orderMatchers, byDateThenSapId((order) => order.DATE_ORDER)),
@@ -77,8 +65,7 @@ export const createDemoPortalHandler = (options: { token: string; data?: DemoDat
   };
   const authorized = (header: string | undefined): boolean => {
     const token = /^bearer +(\S+) *$/i.exec(header ?? '')?.[1];
-    // Comparing digests keeps the comparison constant-time whatever the length.
-    return token !== undefined && timingSafeEqual(digest(token), expected);
+    return tokenMatches(token);
   };
 
   return (req: IncomingMessage, res: ServerResponse): void => {
@@ -91,7 +78,7 @@ export const createDemoPortalHandler = (options: { token: string; data?: DemoDat
       const parsed = parsePaging(params);
       if ('error' in parsed) return fail(res, 400, parsed.error);
       const { result, total } = route(params, parsed.paging);
-      send(res, 200, { success: true, error_code: null, data: { result, total, ...parsed.paging } });
+      sendJson(res, 200, { success: true, error_code: null, data: { result, total, ...parsed.paging } });
     } catch {
       // Only a bug can land here; the caller still gets the envelope rather than a dropped socket.
       if (res.headersSent) res.destroy();

@@ -7,7 +7,7 @@ export type BotMetrics = ReturnType<typeof createBotMetrics>;
  * The bot's metrics. Label values must come from closed sets: `type` is a Telegram update type,
  * `endpoint` a portal call (listOrders, listSpecifications; never a URL or query), `outcome`
  * `ok` or the error's fixed code: PORTAL_NETWORK, PORTAL_TIMEOUT, PORTAL_HTTP, PORTAL_REJECTED,
- * PORTAL_SCHEMA.
+ * PORTAL_NOT_JSON, PORTAL_SCHEMA, PORTAL_TOO_LARGE.
  */
 export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegistry()) => ({
   registry,

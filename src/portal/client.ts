@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { envelopeSchema, orderSchema, pageSchema, specificationSchema, type Order, type Specification } from './schemas.ts';
 import {
   PortalBodyTooLargeError,
+  PortalError,
   PortalHttpError,
   PortalNetworkError,
+  PortalNotJsonError,
   PortalRejectedError,
   PortalSchemaError,
   PortalTimeoutError,
@@ -85,7 +87,7 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
       if (body.truncated) throw new PortalBodyTooLargeError(maxBodyBytes);
       return body.text;
     } catch (error) {
-      if (error instanceof PortalHttpError || error instanceof PortalSchemaError) throw error;
+      if (error instanceof PortalError) throw error;
       if (signal.aborted || isTimeout(error)) throw new PortalTimeoutError(options.timeoutMs);
       throw new PortalNetworkError(`portal request failed: ${(error as Error).message}`, { cause: error });
     }
@@ -105,7 +107,8 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
     try {
       body = JSON.parse(text);
     } catch (error) {
-      throw new PortalSchemaError(`portal answered with something that is not JSON: ${JSON.stringify(text.slice(0, 120))}`, { cause: error });
+      // The body itself is not logged: it may hold anything, records included.
+      throw new PortalNotJsonError(`portal answered with something that is not JSON (${text.length} characters)`, { cause: error });
     }
     const envelope = envelopeSchema.safeParse(body);
     if (!envelope.success) throw new PortalSchemaError('portal answer is not the documented envelope', { cause: envelope.error });

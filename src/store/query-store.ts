@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Query } from '../portal/query.ts';
+import { shortHash } from '../short-hash.ts';
 
 // Queries too long (or not ASCII) for callback data are kept in the store under a short key. The
 // key is derived from the query, so the same lookup always gets the same key and the store does
@@ -11,5 +11,4 @@ export type QueryStore = {
   load(key: string): Query | undefined | Promise<Query | undefined>;
 };
 
-export const queryKey = (query: Query): string =>
-  createHash('sha256').update(JSON.stringify([query.resource, query.filter, query.value])).digest('base64url').slice(0, 16);
+export const queryKey = (query: Query): string => shortHash(JSON.stringify([query.resource, query.filter, query.value]), 16);

@@ -1,6 +1,9 @@
 import { STATUS_CODES } from 'node:http';
-import { TelegramError, type Context, type Telegraf, type Telegram } from 'telegraf';
+import type { Logger } from 'pino';
+import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
 import { Pool } from 'undici';
+import { TelegramHttpError } from './errors.ts';
+import { retryingRateLimits } from './retry-after.ts';
 import { callWithinDeadline } from './update-scope.ts';
 
 // Every Bot API call of the bot goes through here: JSON over one undici connection pool to
@@ -8,9 +11,9 @@ import { callWithinDeadline } from './update-scope.ts';
 // object per call) cost half of the bot's CPU time at 1,000 updates a second (BENCHMARKS.md).
 // Same contract as Telegraf's `callApi`: the result, or a TelegramError carrying Telegram's
 // error_code, description and parameters (retry_after); null and undefined fields are left out.
-// The bot sends no files, so only JSON bodies are needed (no multipart). An error names the method
-// only, never the payload: that holds users' text and, for setWebhook, the webhook secret.
-// Within an update's handling its deadline applies (src/telegram/update-scope.ts).
+// A failed exchange is a TelegramHttpError. An error names the method only, never the payload:
+// that holds users' text and, for setWebhook, the webhook secret. Within an update's handling its
+// deadline applies (src/telegram/update-scope.ts).
 
 export type CallApi = Telegram['callApi'];
 
@@ -23,24 +26,34 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
   const base = new URL(`./bot${token}/`, apiRoot);
   const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
 
+  const exchange = async (method: string, payload: object, signal: AbortSignal | undefined) => {
+    try {
+      return await pool.request({
+        path: `${base.pathname}${method}`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(payload, omitEmpty),
+        ...(signal && { signal }),
+      });
+    } catch (error) {
+      // Aborted by its caller (polling stopping, the update's deadline): the caller knows why.
+      if (signal?.aborted === true) throw error;
+      throw new TelegramHttpError(method, undefined, `the Bot API could not be reached for ${method}: ${(error as Error).message}`, { cause: error });
+    }
+  };
+
   const send = async (method: string, payload: object, signal: AbortSignal | undefined): Promise<unknown> => {
-    const { statusCode, body } = await pool.request({
-      path: `${base.pathname}${method}`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(payload, omitEmpty),
-      ...(signal && { signal }),
-    });
+    const { statusCode, body } = await exchange(method, payload, signal);
     if (statusCode >= 500) {
       await body.dump();
-      throw new TelegramError({ error_code: statusCode, description: STATUS_CODES[statusCode] ?? 'Server Error' }, { method });
+      throw new TelegramHttpError(method, statusCode, `the Bot API answered ${method} with HTTP ${statusCode} ${STATUS_CODES[statusCode] ?? 'Server Error'}`);
     }
     const text = await body.text();
     let data: Envelope;
     try {
       data = JSON.parse(text) as Envelope;
-    } catch {
-      throw new Error(`the Bot API answered ${method} with HTTP ${statusCode} and a body that is not JSON`);
+    } catch (error) {
+      throw new TelegramHttpError(method, statusCode, `the Bot API answered ${method} with HTTP ${statusCode} and a body that is not JSON`, { cause: error });
     }
     if (!data.ok) throw new TelegramError(data, { method });
     return data.result;
@@ -57,15 +70,16 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
 };
 
 /**
- * Sends every Bot API call of `bot` through one client, built once: the bot's `telegram`, and the
- * Telegram object Telegraf makes for each update (so this middleware must come first).
+ * Sends every Bot API call of `bot` through one client, built and installed once: the bot's own
+ * `telegram` (start-up, polling) as it is, and the `telegram` of every update's context through
+ * the 429 retry. Telegraf copies `bot.context` onto each update's context, so one Telegram object
+ * serves them all, in place of the one it makes per update.
  */
-export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string }) => {
+export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string; logger?: Logger }) => {
   const client = createBotApiClient(options);
   bot.telegram.callApi = client.callApi;
-  bot.use((ctx, next) => {
-    ctx.telegram.callApi = client.callApi;
-    return next();
-  });
+  const updates = new Telegram(options.token, bot.telegram.options);
+  updates.callApi = retryingRateLimits(client.callApi, options.logger === undefined ? {} : { logger: options.logger });
+  Object.assign(bot.context, { telegram: updates });
   return client;
 };

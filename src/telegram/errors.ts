@@ -1,6 +1,22 @@
 import { TelegramError } from 'telegraf';
 
-// Telegram answers some harmless situations with an error; these name them.
+// Two ways a Bot API call fails: the HTTP exchange itself (TelegramHttpError: no answer, a 5xx, a
+// body that is not the Bot API's JSON), or Telegram's answer `ok: false` (Telegraf's TelegramError,
+// with error_code, description and retry_after). Telegram answers some harmless situations with
+// an error; the predicates below name them.
+
+/** The call got no usable answer: the network failed, the server failed (5xx), or the body is not JSON. */
+export class TelegramHttpError extends Error {
+  readonly method: string;
+  /** The HTTP status, when there was an answer. */
+  readonly status: number | undefined;
+  constructor(method: string, status: number | undefined, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'TelegramHttpError';
+    this.method = method;
+    this.status = status;
+  }
+}
 
 const described = (error: unknown, pattern: RegExp): boolean =>
   error instanceof TelegramError && pattern.test(error.response.description ?? '');

@@ -1,7 +1,9 @@
 import { TelegramError } from 'telegraf';
 import { MalformedUpdatesError } from './update-schema.ts';
 
-export type Backoff = { baseMs: number; maxMs: number; random?: () => number };
+import { backoffDelay, type Backoff } from '../backoff.ts';
+
+export { backoffDelay, pause, type Backoff } from '../backoff.ts';
 
 /** What to do after a failed getUpdates. */
 export type PollFailure =
@@ -13,11 +15,6 @@ export const DEFAULT_BACKOFF: Backoff = { baseMs: 500, maxMs: 30_000 };
 /** The least a 429 makes us wait, whatever its retry_after says (0 would poll hundreds of times a second). */
 export const MIN_RETRY_AFTER_MS = 1000;
 
-/** Exponential, capped, with "equal jitter" (between half and all of the step) so instances drift apart. */
-export const backoffDelay = (attempt: number, { baseMs, maxMs, random = Math.random }: Backoff): number => {
-  const step = Math.min(maxMs, baseMs * 2 ** attempt);
-  return step / 2 + (random() * step) / 2;
-};
 
 /** How long a 429 asks to wait, never under the floor; 5 s when it does not say. */
 export const retryAfterMs = (error: TelegramError): number => Math.max(MIN_RETRY_AFTER_MS, (error.parameters?.retry_after ?? 5) * 1000);
@@ -44,15 +41,3 @@ export const classifyStartError = (error: unknown, attempt: number, backoff: Bac
   return { kind: 'retry', reason: error instanceof TelegramError ? 'refused' : 'network', delayMs: backoffDelay(attempt, backoff), backoff: true };
 };
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export const pause = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done);
-    if (signal?.aborted === true) done();
-  });

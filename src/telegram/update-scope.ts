@@ -20,6 +20,9 @@ export class HandlerDeadlineError extends Error {
   }
 }
 
+/** The id of the update being handled here, if any. */
+export const currentUpdateId = (): number | undefined => storage.getStore()?.updateId;
+
 /** The signal that aborts at the deadline of the update being handled here, if any. */
 export const deadlineSignal = (): AbortSignal | undefined => storage.getStore()?.signal;
 

@@ -4,6 +4,7 @@ import {
   PortalHttpError,
   PortalNetworkError,
   PortalRejectedError,
+  PortalNotJsonError,
   PortalSchemaError,
   PortalTimeoutError,
 } from '../../src/portal/errors.ts';
@@ -82,8 +83,14 @@ describe('portal client', () => {
     await expect(portal.listOrders(query, paging)).rejects.toMatchObject({ constructor: PortalRejectedError, errorCode: 'LIMIT' });
   });
 
+  it('reports an answer that is not JSON as such, without its content', async () => {
+    stub.respond(json(200, '<html>502 Bad Gateway for order 0007300100</html>'));
+    const error = await portal.listOrders(query, paging).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PortalNotJsonError);
+    expect((error as Error).message).not.toContain('0007300100');
+  });
+
   it.each([
-    ['not JSON', '<html>502 Bad Gateway</html>'],
     ['not an envelope', '[1,2,3]'],
     ['records of the wrong shape', JSON.stringify(envelope([{ SAP_ID: null }]))],
     ['no total', JSON.stringify({ success: true, error_code: null, data: { result: [] } })],

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { TelegramError } from 'telegraf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { TelegramHttpError } from '../../src/telegram/errors.ts';
 
 const TOKEN = '123456:secret-token';
 type Seen = { url: string; contentType: string | undefined; body: unknown };
@@ -77,32 +78,34 @@ describe('the Bot API client', () => {
       res.writeHead(502);
       res.end();
     };
-    const failed = (await call(client, 'setWebhook', { url: 'https://x.example', secret_token: 'generated-secret' }).catch((caught: unknown) => caught)) as TelegramError;
-    expect(failed.on).toEqual({ method: 'setWebhook' });
+    const failed = (await call(client, 'setWebhook', { url: 'https://x.example', secret_token: 'generated-secret' }).catch((caught: unknown) => caught)) as TelegramHttpError;
+    expect(failed).toBeInstanceOf(TelegramHttpError);
+    expect(failed.method).toBe('setWebhook');
+    expect(`${failed.message} ${JSON.stringify(failed)}`).not.toContain('generated-secret');
     await client.close();
   });
 
-  it('turns a 5xx into a TelegramError with the HTTP status, whatever the body', async () => {
+  it('turns a 5xx into a TelegramHttpError with the HTTP status, whatever the body', async () => {
     answer = (_req, res) => {
       res.writeHead(502, { 'content-type': 'text/html' });
       res.end('<html>bad gateway</html>');
     };
     const client = createBotApiClient({ apiRoot: root, token: TOKEN });
     const error = await call(client, 'getUpdates', {}).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(TelegramError);
-    expect((error as TelegramError).code).toBe(502);
-    expect((error as TelegramError).description).toBe('Bad Gateway');
+    expect(error).toBeInstanceOf(TelegramHttpError);
+    expect(error).toMatchObject({ method: 'getUpdates', status: 502, message: 'the Bot API answered getUpdates with HTTP 502 Bad Gateway' });
     await client.close();
   });
 
-  it('rejects a body that is not JSON with a plain error that does not show the token', async () => {
+  it('rejects a body that is not JSON with a TelegramHttpError that does not show the token', async () => {
     answer = (_req, res) => {
       res.writeHead(404, { 'content-type': 'text/html' });
       res.end('<html>not found</html>');
     };
     const client = createBotApiClient({ apiRoot: root, token: TOKEN });
     const error = (await call(client, 'getMe', {}).catch((caught: unknown) => caught)) as Error;
-    expect(error).not.toBeInstanceOf(TelegramError);
+    expect(error).toBeInstanceOf(TelegramHttpError);
+    expect(error).toMatchObject({ method: 'getMe', status: 404 });
     expect(error.message).toBe('the Bot API answered getMe with HTTP 404 and a body that is not JSON');
     await client.close();
   });
@@ -114,8 +117,8 @@ describe('the Bot API client', () => {
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const client = createBotApiClient({ apiRoot: `http://127.0.0.1:${port}`, token: TOKEN });
     const error = (await call(client, 'getMe', {}).catch((caught: unknown) => caught)) as Error;
-    expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(TelegramError);
+    expect(error).toBeInstanceOf(TelegramHttpError);
+    expect(error).toMatchObject({ method: 'getMe', status: undefined });
     expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`).not.toContain('secret-token');
     await client.close();
   });

@@ -38,8 +38,9 @@ export const startDroppingProxy = async (target: string) => {
   let refusals = 0;
   const hanging = new Set<string>();
   const fakePolls: unknown[] = [];
+  let forever: { body: unknown } | undefined;
   const held: ServerResponse[] = [];
-  const requests: Array<{ method: string; body: Record<string, unknown> }> = [];
+  const requests: Array<{ method: string; body: Record<string, unknown>; at: number }> = [];
   const server = createServer((req, res) => {
     const method = methodOf(req.url);
     if (refusals > 0) {
@@ -54,10 +55,10 @@ export const startDroppingProxy = async (target: string) => {
     }
     const hung = hanging.has(method);
     void readAll(req).then((body) => {
-      requests.push({ method, body: body.length === 0 ? {} : (JSON.parse(body.toString()) as Record<string, unknown>) });
+      requests.push({ method, body: body.length === 0 ? {} : (JSON.parse(body.toString()) as Record<string, unknown>), at: Date.now() });
       if (hung) return void held.push(res);
-      if (method === 'getUpdates' && fakePolls.length > 0) {
-        const answer = JSON.stringify(fakePolls.shift());
+      if (method === 'getUpdates' && (fakePolls.length > 0 || forever !== undefined)) {
+        const answer = JSON.stringify(fakePolls.length > 0 ? fakePolls.shift() : forever?.body);
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
         return void res.end(answer);
       }
@@ -67,7 +68,7 @@ export const startDroppingProxy = async (target: string) => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    /** Every request that reached the proxy (refused and dropped ones excepted), with its JSON body. */
+    /** Every request that reached the proxy (refused and dropped ones excepted), with its JSON body and arrival time. */
     requests,
     dropNextPolls(count: number) {
       drops += count;
@@ -88,6 +89,10 @@ export const startDroppingProxy = async (target: string) => {
     /** The next getUpdates calls are answered with these bodies (HTTP 200), one each, without the emulator. */
     answerNextPolls(...bodies: unknown[]) {
       fakePolls.push(...bodies);
+    },
+    /** Once the bodies of answerNextPolls run out, every getUpdates is answered with `body`, as by a server that ignores the offset. */
+    answerPollsForever(body: unknown) {
+      forever = { body };
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -80,7 +80,7 @@ describe('getUpdates failures', () => {
     expect((await f.api.nextBotMessage(user.id)).text).toBe('echo hi');
     const failures = f.logged('getUpdates failed, retrying');
     expect(failures).toHaveLength(2);
-    expect(failures[0]?.err).toMatchObject({ type: 'SocketError' });
+    expect(failures[0]?.err).toMatchObject({ type: 'TelegramHttpError', method: 'getUpdates', message: expect.stringMatching(/^the Bot API could not be reached for getUpdates: /) });
   });
 
   it('rejects at once when the token is refused at start', async () => {

@@ -1,24 +1,15 @@
 import type { MiddlewareFn } from 'telegraf';
 import type { Logger } from 'pino';
 import { createTranslator, type Locale } from '../../i18n.ts';
-import { PortalError } from '../../portal/errors.ts';
+import { isTransient, PortalError } from '../../portal/errors.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
 import { isUnreachableChat } from '../../telegram/errors.ts';
 import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
 import { packCallback } from '../callback-data/codec.ts';
-import { PortalHttpError, PortalNetworkError, PortalTimeoutError } from '../../portal/errors.ts';
-import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
 import { StoreUnavailableError } from '../../store/errors.ts';
 import { HandlerDeadlineError } from '../../telegram/update-scope.ts';
-
-/** Failures that another try may not meet: the portal unreachable, slow, or failing on its side. */
-const isTransient = (error: unknown): boolean =>
-  error instanceof PortalNetworkError ||
-  error instanceof PortalTimeoutError ||
-  error instanceof PortalCircuitOpenError ||
-  (error instanceof PortalHttpError && error.status >= 500);
 
 /** Answers a button press with an alert unless something answered it already; true if this did. */
 const alert = async (ctx: BotContext, text: string): Promise<boolean> => {

@@ -1,8 +1,7 @@
 import type { Chat } from 'telegraf/types';
 import type { Translate } from '../../i18n.ts';
-import { PortalHttpError, PortalNetworkError, PortalRejectedError, PortalSchemaError, PortalTimeoutError } from '../../portal/errors.ts';
+import { PortalError, type PortalFailure } from '../../portal/errors.ts';
 import type { PageSize, Resource } from '../../portal/query.ts';
-import { PortalCircuitOpenError } from '../../portal/resilience/errors.ts';
 import { StoreUnavailableError } from '../../store/errors.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
@@ -29,13 +28,15 @@ export const renderUsage = (resource: Resource, failure: Exclude<LookupArgs, { o
   }
 };
 
+const PORTAL_FAILURE_KEYS: Record<PortalFailure, string> = {
+  unavailable: 'errors.portalUnavailable',
+  failed: 'errors.portalFailed',
+  unreadable: 'errors.portalBadData',
+};
+
 /** The one mapping from a failure to what the user is told. */
 export const renderError = (error: unknown, t: Translate): string => {
-  if (error instanceof PortalTimeoutError || error instanceof PortalNetworkError || error instanceof PortalCircuitOpenError) {
-    return t('errors.portalUnavailable');
-  }
-  if (error instanceof PortalHttpError || error instanceof PortalRejectedError) return t('errors.portalFailed');
-  if (error instanceof PortalSchemaError) return t('errors.portalBadData');
+  if (error instanceof PortalError) return t(PORTAL_FAILURE_KEYS[error.failure]);
   if (error instanceof StoreUnavailableError) return t('errors.storeUnavailable');
   return t('errors.unexpected');
 };

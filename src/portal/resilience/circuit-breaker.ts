@@ -1,5 +1,5 @@
 import type { PortalClient } from '../client.ts';
-import { PortalHttpError, PortalNetworkError, PortalTimeoutError } from '../errors.ts';
+import { isTransient } from '../errors.ts';
 import { PortalCircuitOpenError } from './errors.ts';
 import { intercept, outcomeOf, type OnEvent, type PortalEndpoint, type ResilienceLogger } from './intercept.ts';
 
@@ -19,12 +19,6 @@ export type CircuitBreakerClient = PortalClient & {
   /** When a call last succeeded (ms since the epoch, from `now`), or undefined. */
   lastSuccessAt(): number | undefined;
 };
-
-/** Failures that mean "the portal is down". Other errors prove that it answered. */
-export const isPortalDown = (error: unknown): boolean =>
-  error instanceof PortalNetworkError ||
-  error instanceof PortalTimeoutError ||
-  (error instanceof PortalHttpError && error.status >= 500);
 
 export const withCircuitBreaker = (
   client: PortalClient,
@@ -72,7 +66,8 @@ export const withCircuitBreaker = (
       close(call.endpoint);
       return result;
     } catch (error) {
-      if (!isPortalDown(error)) close(call.endpoint);
+      // A transient failure means the portal is down; any other proves it answered.
+      if (!isTransient(error)) close(call.endpoint);
       // A late failure of a call sent before the circuit opened does not extend the open period.
       else if (trial || (openedAt === undefined && ++failures >= failureThreshold)) open(call.endpoint, error);
       throw error;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '../../backoff.ts';
 import type { PortalClient } from '../client.ts';
-import { PortalHttpError, PortalNetworkError } from '../errors.ts';
+import { isTransient, PortalTimeoutError } from '../errors.ts';
 import { intercept, outcomeOf, type OnEvent, type ResilienceLogger } from './intercept.ts';
 
 export type RetryOptions = {
@@ -11,17 +12,11 @@ export type RetryOptions = {
 };
 
 /**
- * Only failures where the portal may answer next time. A timeout is not retried: the user has
- * already waited the whole timeout once. 4xx, success:false and schema errors would repeat.
+ * A failure another try may get past, but not a timeout: the user has already waited the whole
+ * timeout once, and a second would double it.
  */
-export const isRetryable = (error: unknown): boolean =>
-  error instanceof PortalNetworkError || (error instanceof PortalHttpError && error.status >= 500);
+const retriedAtOnce = (error: unknown): boolean => isTransient(error) && !(error instanceof PortalTimeoutError);
 
-/** Exponential backoff with "equal jitter": half fixed, half random, so retries do not align. */
-const backoff = (baseDelayMs: number, attempt: number): number => {
-  const delay = baseDelayMs * 2 ** (attempt - 1);
-  return Math.round(delay / 2 + Math.random() * (delay / 2));
-};
 
 export const withRetry = (client: PortalClient, { logger, retries = 1, baseDelayMs = 200, onEvent }: RetryOptions = {}): PortalClient =>
   intercept(async (call, send) => {
@@ -29,8 +24,8 @@ export const withRetry = (client: PortalClient, { logger, retries = 1, baseDelay
       try {
         return await send(client);
       } catch (error) {
-        if (attempt > retries || !isRetryable(error)) throw error;
-        const delayMs = backoff(baseDelayMs, attempt);
+        if (attempt > retries || !retriedAtOnce(error)) throw error;
+        const delayMs = Math.round(backoffDelay(attempt - 1, { baseMs: baseDelayMs, maxMs: Infinity }));
         logger?.warn({ err: error, endpoint: call.endpoint, attempt, delayMs }, 'portal call failed, retrying');
         onEvent?.({ type: 'retry', endpoint: call.endpoint, outcome: outcomeOf(error), ms: delayMs });
         await sleep(delayMs);

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPortalClient } from '../../../src/portal/client.ts';
-import { PortalHttpError, PortalRejectedError, PortalSchemaError, PortalTimeoutError } from '../../../src/portal/errors.ts';
+import { PortalHttpError, PortalNotJsonError, PortalRejectedError, PortalTimeoutError } from '../../../src/portal/errors.ts';
 import type { PortalEvent } from '../../../src/portal/resilience/intercept.ts';
 import { withRetry } from '../../../src/portal/resilience/retry.ts';
 import { json, startHttpStub } from '../../support/http-stub.ts';
@@ -65,7 +65,7 @@ describe('withRetry', () => {
   it.each([
     ['a 400', json(400, 'bad request'), PortalHttpError],
     ['a 401', json(401, ''), PortalHttpError],
-    ['an answer that is not JSON', json(200, '<html>'), PortalSchemaError],
+    ['an answer that is not JSON', json(200, '<html>'), PortalNotJsonError],
     ['success:false', json(200, { success: false, error_code: 'LIMIT', data: null }), PortalRejectedError],
     ['a timeout', () => undefined, PortalTimeoutError],
   ])('does not retry %s', async (_, handler, type) => {

@@ -27,9 +27,11 @@ const decodeEntity = (whole: string, body: string): string => {
   return NAMED_ENTITIES[body] ?? whole;
 };
 
+/** `&lt;`, `&#60;` and `&#x3C;` as the characters they stand for; an unknown entity stays as written. */
+export const decodeEntities = (text: string): string => text.replace(/&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, decodeEntity);
+
 /** The text Telegram shows for this HTML: tags removed, entities decoded. */
-export const toPlainText = (html: string): string =>
-  html.replace(/<[^>]*>/g, '').replace(/&(#\d+|#[xX][0-9a-fA-F]+|[a-zA-Z]+);/g, decodeEntity);
+export const toPlainText = (html: string): string => decodeEntities(html.replace(/<[^>]*>/g, ''));
 
 /** The length Telegram counts (UTF-16 code units) of the text it shows for this HTML. */
 export const visibleLength = (html: string): number => toPlainText(html).length;
