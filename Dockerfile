@@ -25,7 +25,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + process.env.PORT + '/healthz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 USER node
 # The same start command as `npm start` (a test holds them equal); node receives SIGTERM directly
-# from `docker stop`, whose default 10 s before SIGKILL fits SHUTDOWN_GRACE_MS (8 s) plus the
+# from `docker stop`, whose default 10 s before SIGKILL fits SHUTDOWN_GRACE_MS (7 s) plus the
 # offset confirmation and the store's close; a longer grace needs `--stop-timeout` (see README).
 # The V8 flags size the heap for this bot (live heap about 25 MB) instead of from the host's
 # memory, which on a large host lets it grow to several hundred MB: see BENCHMARKS.md and README.

@@ -58,7 +58,7 @@ const envSchema = z.object({
   PORTAL_CIRCUIT_FAILURES: numberVar(5, 1, 1000, 'failures'),
   PORTAL_CIRCUIT_OPEN_SECONDS: numberVar(30, 0.1, 3600, 'seconds', false),
   CONCURRENCY: numberVar(50, 1, 1000, 'updates'),
-  SHUTDOWN_GRACE_MS: numberVar(8_000, 0, 120_000, 'milliseconds'),
+  SHUTDOWN_GRACE_MS: numberVar(7_000, 0, 120_000, 'milliseconds'),
   PORTAL_TIMEOUT_MS: numberVar(10_000, 100, 120_000, 'milliseconds'),
   PORTAL_MAX_BODY_BYTES: numberVar(4 * 1024 * 1024, 65_536, 64 * 1024 * 1024, 'bytes'),
   HANDLER_DEADLINE_SECONDS: numberVar(60, 1, 600, 'seconds'),

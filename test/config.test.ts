@@ -20,7 +20,7 @@ describe('parseConfig', () => {
     expect(config.port).toBeUndefined();
     expect(config.concurrency).toBe(50);
     expect(config.handlerDeadlineMs).toBe(60_000);
-    expect(config.shutdownGraceMs).toBe(8_000);
+    expect(config.shutdownGraceMs).toBe(7_000);
     expect(config.access.anyone).toBe(true);
     expect(config.defaultLanguage).toBe('ru');
     expect(config.pageSize).toBe(5);

@@ -1,12 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Update } from 'telegraf/types';
-import { parseUpdate as parseUpdateValue } from '../telegram/update-schema.ts';
+import { parseUpdate, type ParsedUpdate } from '../telegram/update-schema.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { readBody } from '../http/read-body.ts';
+import { send, sendJson } from '../http/respond.ts';
+import { secretMatcher } from '../http/secret.ts';
 
 export const MAX_UPDATE_BYTES = 1024 * 1024;
 export const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
@@ -39,27 +40,14 @@ export type HttpServer = {
 
 type Route = { methods: readonly string[]; handle: (req: IncomingMessage, res: ServerResponse) => void | Promise<void> };
 
-const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void => {
-  res.writeHead(status, { 'content-length': String(Buffer.byteLength(body)), 'cache-control': 'no-store', ...headers });
-  res.end(body);
-};
-const sendJson = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void =>
-  send(res, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8', ...headers });
-
-// Hashing first gives equal lengths, so the comparison time says nothing about the secret.
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-const secretMatcher = (secret: string) => {
-  const expected = digest(secret);
-  return (given: string | string[] | undefined): boolean => typeof given === 'string' && timingSafeEqual(digest(given), expected);
-};
-
-const parseUpdate = (body: Buffer): Update | undefined => {
+const parseBody = (text: string): ParsedUpdate => {
+  let value: unknown;
   try {
-    const parsed = parseUpdateValue(JSON.parse(body.toString('utf8')));
-    return parsed.ok ? parsed.update : undefined;
-  } catch {
-    return undefined;
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problems: [`the body is not JSON: ${(error as Error).name}`] };
   }
+  return parseUpdate(value);
 };
 
 const settledWithin = (work: Promise<unknown>, ms: number): Promise<boolean> =>
@@ -108,10 +96,19 @@ export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics,
         logger.warn({ remoteAddress: req.socket.remoteAddress }, 'webhook request without the right secret token');
         return sendJson(res, 401, { error: 'unauthorized' }, { connection: 'close' });
       }
+      // Past the secret, only 200 will do: Telegram retries any other answer forever and holds the
+      // updates after it back meanwhile. A body that is no update is dropped, logged without content.
       const body = await readBody(req, MAX_UPDATE_BYTES);
-      if (body === undefined) return sendJson(res, 413, { error: 'the update is too large' }, { connection: 'close' });
-      const update = parseUpdate(body);
-      if (update === undefined) return sendJson(res, 400, { error: 'the body is not an update' });
+      if (body === undefined) {
+        logger.warn({ limitBytes: MAX_UPDATE_BYTES }, 'dropped a webhook update over the size limit');
+        return send(res, 200, '', { connection: 'close' });
+      }
+      const parsed = parseBody(body.toString('utf8'));
+      if (!parsed.ok) {
+        logger.warn({ problems: parsed.problems }, 'dropped a webhook body that is not an update');
+        return send(res, 200, '');
+      }
+      const update = parsed.update;
       // Answer first: Telegram waits for this reply before it sends the next update.
       send(res, 200, '');
       const task = Promise.resolve()

@@ -41,8 +41,9 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   if (metrics) bot.use(updateMetrics(metrics));
   bot.use(errorBoundary(logger, config.defaultLanguage));
   bot.use(contextMiddleware({ ...config, settings: store.settings }));
-  bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
+  // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
   bot.use(accessMiddleware(config.access, { now: () => now().getTime() }));
+  bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
   bot.use(createStartFeature({ demo }));
   bot.use(createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }));
   bot.use(createLookupFeature({ lookups, now }));

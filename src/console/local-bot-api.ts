@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { InlineKeyboardButton, User } from 'telegraf/types';
+import { readBody } from '../http/read-body.ts';
 import { sendJson } from '../http/respond.ts';
 
 // A Bot API on loopback, so that the very same bot (long polling, HTTP, the real Telegraf) runs
@@ -23,6 +24,9 @@ export type LocalBotApiOptions = {
   /** Called for each answering call, synchronously, before the call is answered. */
   onAnswer?: (answer: LocalAnswer) => void;
 };
+
+/** Telegram's own limit for a JSON request is far larger; a bot's calls here are a few KB. */
+const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 
 const badRequest = (description: string) => Object.assign(new Error(description), { status: 400 });
 
@@ -132,9 +136,9 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined 
     const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (!handler) return sendJson(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const text = Buffer.concat(chunks).toString('utf8');
+      const body = await readBody(req, MAX_REQUEST_BYTES);
+      if (body === undefined) return sendJson(res, 413, { ok: false, error_code: 413, description: 'Request Entity Too Large' });
+      const text = body.toString('utf8');
       sendJson(res, 200, { ok: true, result: await handler(text ? (JSON.parse(text) as Params) : {}) });
     } catch (error) {
       const status = (error as { status?: number }).status ?? 500;

@@ -12,7 +12,7 @@ import {
   PortalSchemaError,
   PortalTimeoutError,
 } from './errors.ts';
-import { announcedLength, readCapped } from './read-body.ts';
+import { announcedLength, createByteBudget, readCapped, type ByteBudget } from './read-body.ts';
 import { buildSearchParams, RESOURCE_PATHS, type OrderQuery, type Paging, type SpecificationQuery } from './query.ts';
 
 export type Page<T> = { items: T[]; total: number; limit: number; offset: number };
@@ -28,6 +28,8 @@ export type PortalClientOptions = {
   timeoutMs: number;
   /** The largest answer read; past it the call fails as unreadable data. */
   maxBodyBytes?: number;
+  /** The bytes of answers read at once, across calls (shared by the clients of one portal); default BODIES_IN_FLIGHT_BYTES. */
+  bodyBudget?: ByteBudget;
   /** Where a portal that breaks the spec without failing the call (too many records) is reported. */
   logger?: Pick<Logger, 'warn'>;
   dispatcher?: Dispatcher;
@@ -35,7 +37,15 @@ export type PortalClientOptions = {
 
 /** As PORTAL_MAX_BODY_BYTES: ten times a page of 20 records with 60 positions each. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-/** Of an error answer only the start is kept, for the log. */
+/**
+ * All answers being read at once, together: each is capped by maxBodyBytes, but CONCURRENCY calls
+ * could each bring one. 32 MiB is 80 real pages read at the same moment, and a small share of the heap.
+ */
+export const BODIES_IN_FLIGHT_BYTES = 32 * 1024 * 1024;
+/** The budget for the clients of one portal, room for at least one answer at the cap. */
+export const bodyBudgetFor = (maxBodyBytes: number = DEFAULT_MAX_BODY_BYTES): ByteBudget =>
+  createByteBudget(Math.max(BODIES_IN_FLIGHT_BYTES, maxBodyBytes));
+/** Of an error answer only the start is read, for the log. */
 const ERROR_BODY_BYTES = 4 * 1024;
 
 const orderPage = pageSchema(orderSchema);
@@ -59,6 +69,7 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const budget = options.bodyBudget ?? bodyBudgetFor(maxBodyBytes);
 
   const readText = async (path: string, params: URLSearchParams): Promise<string> => {
     const url = new URL(path.replace(/^\//, ''), base);
@@ -83,7 +94,8 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
         response.body.destroy();
         throw new PortalBodyTooLargeError(maxBodyBytes, announced);
       }
-      const body = await readCapped(response.body, maxBodyBytes);
+      const body = await readCapped(response.body, maxBodyBytes, budget);
+      if (body.overBudget) throw new PortalBodyTooLargeError(maxBodyBytes, undefined, 'answers being read at once');
       if (body.truncated) throw new PortalBodyTooLargeError(maxBodyBytes);
       return body.text;
     } catch (error) {

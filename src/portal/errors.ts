@@ -85,11 +85,13 @@ export class PortalBodyTooLargeError extends PortalError {
   readonly transient = false;
   readonly failure = 'unreadable';
   readonly maxBytes: number;
-  constructor(maxBytes: number, announced?: number) {
+  constructor(maxBytes: number, announced?: number, together?: string) {
     super(
-      announced === undefined
-        ? `portal answer is larger than ${maxBytes} bytes; reading stopped there`
-        : `portal announced ${announced} bytes, more than the ${maxBytes} bytes read`,
+      together !== undefined
+        ? `portal ${together} exceed the bytes read together; reading stopped`
+        : announced === undefined
+          ? `portal answer is larger than ${maxBytes} bytes; reading stopped there`
+          : `portal announced ${announced} bytes, more than the ${maxBytes} bytes read`,
     );
     this.maxBytes = maxBytes;
   }

@@ -1,32 +1,65 @@
 import type { Readable } from 'node:stream';
 
-export type CappedBody = { text: string; truncated: boolean };
+export type CappedBody = { text: string; truncated: boolean; overBudget: boolean };
+
+/**
+ * The bytes of portal answers being read at once, across calls: what the heap holds for them
+ * before they are parsed. Each answer is capped on its own; this caps them together.
+ */
+export type ByteBudget = { take(bytes: number): boolean; give(bytes: number): void };
+
+export const createByteBudget = (maxBytes: number): ByteBudget => {
+  let used = 0;
+  return {
+    take(bytes) {
+      if (used + bytes > maxBytes) return false;
+      used += bytes;
+      return true;
+    },
+    give(bytes) {
+      used -= bytes;
+    },
+  };
+};
+
+const UNLIMITED: ByteBudget = { take: () => true, give: () => undefined };
 
 /**
  * Reads a response body up to `maxBytes`. Past that it stops and destroys the stream, so the
  * rest is never downloaded nor held; `truncated` says so. A character cut at the cap is left out.
+ * Every chunk is taken from `budget` while the body is read: when the budget is spent, reading
+ * stops the same way and `overBudget` says so.
  */
-export const readCapped = async (body: Readable, maxBytes: number): Promise<CappedBody> => {
+export const readCapped = async (body: Readable, maxBytes: number, budget: ByteBudget = UNLIMITED): Promise<CappedBody> => {
   const chunks: Buffer[] = [];
   let size = 0;
+  let taken = 0;
   let truncated = false;
+  let overBudget = false;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       const room = maxBytes - size;
-      if (chunk.length > room) {
-        chunks.push(chunk.subarray(0, room));
+      const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+      if (!budget.take(part.length)) {
+        overBudget = true;
+        break;
+      }
+      taken += part.length;
+      chunks.push(part);
+      size += part.length;
+      if (part !== chunk) {
         truncated = true;
         break;
       }
-      chunks.push(chunk);
-      size += chunk.length;
     }
   } finally {
+    budget.give(taken);
     if (!body.readableEnded) body.destroy();
   }
+  if (overBudget) return { text: '', truncated: true, overBudget };
   const bytes = Buffer.concat(chunks);
   // In streaming mode the decoder holds back an incomplete last character instead of emitting U+FFFD.
-  return { text: truncated ? new TextDecoder().decode(bytes, { stream: true }) : bytes.toString('utf8'), truncated };
+  return { text: truncated ? new TextDecoder().decode(bytes, { stream: true }) : bytes.toString('utf8'), truncated, overBudget };
 };
 
 /** The Content-Length the answer announced, when it is a plain number. */

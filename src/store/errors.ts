@@ -50,9 +50,12 @@ const UNAVAILABLE = new Set([SQLITE_BUSY, SQLITE_READONLY, SQLITE_IOERR, SQLITE_
 export const toStoreUnavailable = (error: unknown, path: string): unknown =>
   isSqliteError(error) && UNAVAILABLE.has(primaryCode(error)) ? new StoreUnavailableError(path, error.message, { cause: error }) : error;
 
+/** What to do with a file that is not a database, or a damaged one. */
+export const DAMAGED_HINT = 'Move it away to start with an empty store, or point DATA_DIR elsewhere.';
+
 const OPEN_HINTS: ReadonlyMap<number, string> = new Map([
-  [SQLITE_NOTADB, 'Move it away to start with an empty store, or point DATA_DIR elsewhere.'],
-  [SQLITE_CORRUPT, 'Move it away to start with an empty store, or point DATA_DIR elsewhere.'],
+  [SQLITE_NOTADB, DAMAGED_HINT],
+  [SQLITE_CORRUPT, DAMAGED_HINT],
   [SQLITE_CANTOPEN, 'Check that it is a file the bot can read and write (not a directory), or point DATA_DIR elsewhere.'],
   [SQLITE_FULL, 'Free some disk space, or point DATA_DIR elsewhere.'],
   [SQLITE_READONLY, 'Make it writable, or point DATA_DIR elsewhere.'],

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { toDataDirError, toStoreOpenError, toStoreUnavailable } from './errors.ts';
+import { DAMAGED_HINT, StoreOpenError, toDataDirError, toStoreOpenError, toStoreUnavailable } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
@@ -53,6 +53,13 @@ const openDatabase = (dataDir: string, path: string, inMemory: boolean): Databas
   }
 };
 
+/** SQLite's own quick check of every page: a few milliseconds for a store of this size. */
+const checkIntegrity = (db: DatabaseSync, path: string): void => {
+  const problems = db.prepare('PRAGMA quick_check(3)').all().map((row) => String(row.quick_check));
+  if (problems.length === 1 && problems[0] === 'ok') return;
+  throw new StoreOpenError(path, `the database is damaged (${problems.join('; ')})`, DAMAGED_HINT);
+};
+
 export const openSqliteStore = ({
   dataDir,
   fileName = 'bot.sqlite',
@@ -65,6 +72,8 @@ export const openSqliteStore = ({
   const db = openDatabase(dataDir, path, inMemory);
   try {
     if (maxPageCount !== undefined) db.exec(`PRAGMA max_page_count = ${Math.trunc(maxPageCount)}`);
+    // A damaged file is refused at start, with the file named, rather than failing lookups later.
+    checkIntegrity(db, path);
     // First, so that a database from a newer version is refused before anything is written.
     migrate(db);
     // WAL: readers do not block the writer; NORMAL sync is durable enough with WAL (a power

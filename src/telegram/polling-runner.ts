@@ -6,7 +6,7 @@ import { createKeyedQueue } from './keyed-queue.ts';
 import { backoffDelay, classifyPollError, DEFAULT_BACKOFF, pause } from './retry-policy.ts';
 import type { Backoff, PollFailure } from './retry-policy.ts';
 import { createStartUpRetry } from './start-up.ts';
-import { parseBatch, takeNewUpdates } from './update-schema.ts';
+import { createSkipLog, parseBatch, takeNewUpdates } from './update-schema.ts';
 
 /** What the runner needs of a Telegraf bot, whatever its context type. */
 export type PollableBot = {
@@ -42,6 +42,8 @@ export type Runner = {
 const MAX_LIMIT = 100;
 /** How long a stop waits for Telegram to take the confirmation of the last offset. */
 const CONFIRM_TIMEOUT_MS = 1_500;
+/** The least time between two log lines about skipped updates. */
+const SKIP_LOG_INTERVAL_MS = 5_000;
 
 /**
  * Long polling that handles updates concurrently: one at a time per chat, up to `concurrency` at
@@ -78,6 +80,18 @@ export const startPolling = async ({
     else logger.warn(fields, 'getUpdates failed, retrying');
   };
 
+  /** An update_id far above the offset, refused once: taken if Telegram sends it again. */
+  let refusedJump: number | undefined;
+  const skips = createSkipLog({ logger, intervalMs: SKIP_LOG_INTERVAL_MS });
+  /** Queues one update; one that cannot be queued is lost, never the polling. */
+  const push = (update: Update) => {
+    try {
+      queue.push(update);
+    } catch (error) {
+      logger.error({ err: error, updateId: update.update_id }, 'could not queue an update: skipped');
+    }
+  };
+
   const poll = async () => {
     let failures = 0;
     while (!aborter.signal.aborted) {
@@ -110,16 +124,18 @@ export const startPolling = async ({
         await pause(failure.delayMs, aborter.signal);
         continue;
       }
-      const taken = takeNewUpdates(batch, offset, logger);
+      const taken = takeNewUpdates(batch, offset, refusedJump);
+      refusedJump = taken.jump;
       offset = taken.offset;
-      for (const update of taken.updates) queue.push(update);
-      if (taken.updates.length > 0 || taken.malformed === 0) {
+      for (const update of taken.updates) push(update);
+      if (taken.updates.length > 0 || batch.length === 0) {
         failures = 0;
+        skips.add(taken.skipped, taken.problems, { offset });
         continue;
       }
-      // Nothing usable but junk, which stays below the offset: asking again at once would spin.
+      // Nothing new (junk, repeats, implausible ids): the offset stays, so asking again at once would spin.
       const delayMs = backoffDelay(failures++, backoff);
-      logFailure(new Error('getUpdates answered only malformed updates'), { kind: 'retry', reason: 'malformed answer', delayMs, backoff: true }, failures);
+      skips.add(taken.skipped, taken.problems, { offset, attempt: failures, delayMs: Math.round(delayMs) });
       await pause(delayMs, aborter.signal);
     }
   };
@@ -148,6 +164,7 @@ export const startPolling = async ({
       const lost = queue.unstarted().map((update) => update.update_id);
       logger.warn({ graceMs, running: queue.running(), lost }, 'stopped before every handler finished');
     }
+    skips.flush();
     await confirm();
     logger.debug({ offset }, 'polling stopped');
   };

@@ -1,10 +1,15 @@
 import type { Update } from 'telegraf/types';
 
-type Payload = {
-  chat?: { id: number };
-  message?: { chat?: { id: number } };
-  from?: { id: number };
-  user?: { id: number };
+// Only update_id is checked at the edge, so any field here may be missing, null or of the wrong
+// type: every read is guarded, and an update that cannot be keyed runs unkeyed rather than throw.
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+const field = (value: unknown, name: string): unknown => (isObject(value) ? value[name] : undefined);
+
+const idOf = (value: unknown): number | undefined => {
+  const id = field(value, 'id');
+  return typeof id === 'number' && Number.isFinite(id) ? id : undefined;
 };
 
 /**
@@ -13,7 +18,7 @@ type Payload = {
  * a user's inline queries queue behind their own messages.
  */
 export const updateKey = (update: Update): number | undefined => {
-  const payload = Object.entries(update).find(([field]) => field !== 'update_id')?.[1] as Payload | undefined;
-  if (payload === undefined || typeof payload !== 'object') return undefined;
-  return payload.chat?.id ?? payload.message?.chat?.id ?? payload.from?.id ?? payload.user?.id;
+  const payload = Object.entries(update).find(([name]) => name !== 'update_id')?.[1] as unknown;
+  if (!isObject(payload)) return undefined;
+  return idOf(payload.chat) ?? idOf(field(payload.message, 'chat')) ?? idOf(payload.from) ?? idOf(payload.user);
 };

@@ -148,32 +148,40 @@ describe('webhook', () => {
     });
   });
 
+  // Telegram retries any answer but 2xx and holds the updates after it back meanwhile: a body that
+  // passed the secret but is no update is dropped with 200, logged without its content.
   it.each([
     ['not JSON', '{"update_id": 1'],
     ['an array', '[1]'],
     ['null', 'null'],
-    ['no update_id', '{"message":{}}'],
+    ['no update_id', '{"message":{"text":"secret words"}}'],
     ['a string update_id', '{"update_id":"1"}'],
     ['a fractional update_id', '{"update_id":1.5}'],
-  ])('answers 400 to %s', async (_name, body) => {
-    const { post, handled } = await start();
-    expect((await post(body)).status).toBe(400);
-    expect(handled).toEqual([]);
+  ])('drops %s with 200 and a warning, then handles the next update', async (_name, body) => {
+    const { post, handled, lines } = await start();
+    expect((await post(body)).status).toBe(200);
+    expect(lines.filter((line) => line.msg === 'dropped a webhook body that is not an update')).toMatchObject([{ level: 40 }]);
+    expect(JSON.stringify(lines)).not.toContain('secret words');
+    expect((await post(JSON.stringify(update))).status).toBe(200);
+    await expect.poll(() => handled).toEqual([update]);
   });
 
-  it('accepts a body of exactly 1 MB and refuses a larger one with 413', async () => {
-    const { post, handled } = await start();
+  it('accepts a body of exactly 1 MB and drops a larger one with 200 and a warning', async () => {
+    const { post, handled, lines } = await start();
     const padded = (size: number) => {
       const prefix = '{"update_id":9,"pad":"';
       return `${prefix}${'x'.repeat(size - prefix.length - 2)}"}`;
     };
     expect((await post(padded(1024 * 1024))).status).toBe(200);
     await expect.poll(() => handled.length).toBe(1);
-    expect((await post(padded(1024 * 1024 + 1))).status).toBe(413);
+    expect((await post(padded(1024 * 1024 + 1))).status).toBe(200);
+    expect(lines.find((line) => line.msg === 'dropped a webhook update over the size limit')).toMatchObject({ level: 40, limitBytes: 1024 * 1024 });
+    expect((await post(JSON.stringify(update))).status).toBe(200);
+    await expect.poll(() => handled.length).toBe(2);
   });
 
-  it('refuses a streamed body without a length once it passes 1 MB', async () => {
-    const { base } = await start();
+  it('drops a streamed body without a length once it passes 1 MB, with 200', async () => {
+    const { base, handled, lines } = await start();
     const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -189,7 +197,9 @@ describe('webhook', () => {
       body,
       duplex: 'half',
     } as RequestInit);
-    expect(response.status).toBe(413);
+    expect(response.status).toBe(200);
+    expect(handled).toEqual([]);
+    expect(lines.some((line) => line.msg === 'dropped a webhook update over the size limit')).toBe(true);
   });
 });
 

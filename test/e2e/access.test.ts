@@ -68,6 +68,31 @@ describe('strangers in a group', () => {
     expect(h.api.messagesIn(group.id)).toEqual([]);
   });
 
+  it('never tells a stranger to slow down on top of the refusal, however many commands', async () => {
+    const stranger = h.api.createUser({ language_code: 'en' });
+    const group = h.api.createGroup({ type: 'supergroup' });
+    for (let i = 0; i < 40; i += 1) h.api.sendText({ from: stranger, chat: group, text: '/order 1' });
+    await h.settle();
+    expect(h.api.messagesIn(group.id).map((message) => message.text)).toEqual([expect.stringContaining('not available in this chat')]);
+  });
+
+  it('refuses a stranger in their private chat again after half a minute, not before', async () => {
+    const started = h.clock.now;
+    try {
+      const stranger = h.api.createUser({ language_code: 'en' });
+      const told = () => h.api.messagesIn(stranger.id).length;
+      await h.ask(stranger, '/start');
+      h.api.sendText({ from: stranger, text: '/order 1' });
+      await h.settle();
+      expect(told()).toBe(1);
+      later(30_000);
+      await h.ask(stranger, '/order 1');
+      expect(told()).toBe(2);
+    } finally {
+      h.clock.now = started;
+    }
+  });
+
   it('refuses a command to this bot, whatever the case of its name', async () => {
     const stranger = h.api.createUser({ language_code: 'en' });
     const group = h.api.createGroup({ type: 'supergroup' });

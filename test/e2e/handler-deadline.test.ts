@@ -6,7 +6,7 @@ import { startHarness, type Harness } from '../support/harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ env: { HANDLER_DEADLINE_SECONDS: '1', CONCURRENCY: '1' } });
+  h = await startHarness({ env: { HANDLER_DEADLINE_SECONDS: '1', CONCURRENCY: '1', PORTAL_TIMEOUT_MS: '2000' } });
 });
 afterAll(() => h.close());
 
@@ -28,5 +28,22 @@ describe('the handler deadline', () => {
     expect(h.logs.filter((line) => line.msg === 'update abandoned at its deadline')).toHaveLength(1);
     expect(h.logs.filter((line) => line.level === 50 && line.updateId !== undefined)).toEqual([]);
     expect(h.api.messagesIn(user.id).map((message) => message.text).join('\n')).not.toContain('went wrong');
+  });
+
+  it('tells nobody, and logs a warning, when the portal fails after the deadline', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const before = h.logs.length;
+    h.portal.fail('hang');
+    try {
+      h.api.sendText({ from: user, text: '/order 0007300100' });
+      await h.settle();
+    } finally {
+      h.portal.fail(undefined);
+    }
+    const lines = h.logs.slice(before);
+    expect(lines.filter((line) => line.msg === 'update abandoned at its deadline')).toHaveLength(1);
+    expect(lines.filter((line) => line.level === 50)).toEqual([]);
+    expect(h.api.messagesIn(user.id)).toEqual([]);
+    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
   });
 });

@@ -68,7 +68,7 @@ describe('when the portal misbehaves', () => {
     answerWhere('SAP_ID=0007300100', page([], 0));
     const { answer, message } = await h.press(user, list, h.button(list, '1'));
     expect(answer).toBeDefined();
-    expect(message?.text).toBe('This record is no longer at this place in the results: the data has changed. Please send the command again.');
+    expect(message?.text).toBe('This record is no longer in the portal’s results for this search: it was changed or removed. Please send the command again.');
     expect(labels(message)).toEqual(['◀ Back to list']);
     expect(h.logs.slice(logged).filter((line) => line.level === 50)).toEqual([]);
   });

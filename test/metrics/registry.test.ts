@@ -6,7 +6,7 @@ describe('createMetricsRegistry', () => {
   it('renders counters and histograms in the text exposition format', () => {
     const registry = createMetricsRegistry();
     const requests = registry.counter<'endpoint' | 'outcome'>({ name: 'requests_total', help: 'Requests.', labelNames: ['endpoint', 'outcome'] });
-    const hits = registry.counter({ name: 'hits_total', help: 'Cache hits.\nWith a \\ backslash.' });
+    registry.counter({ name: 'hits_total', help: 'Cache hits.\nWith a \\ backslash.' });
     const duration = registry.histogram<'endpoint'>({ name: 'duration_seconds', help: 'Duration.', labelNames: ['endpoint'], buckets: [0.1, 1] });
     requests.inc({ endpoint: 'order', outcome: 'ok' });
     requests.inc({ endpoint: 'order', outcome: 'ok' }, 2);
@@ -14,7 +14,6 @@ describe('createMetricsRegistry', () => {
     duration.observe({ endpoint: 'order' }, 0.05);
     duration.observe({ endpoint: 'order' }, 0.5);
     duration.observe({ endpoint: 'order' }, 3);
-    expect(hits).toBeDefined();
     expect(registry.render()).toBe(
       [
         '# HELP requests_total Requests.',

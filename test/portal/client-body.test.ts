@@ -1,8 +1,10 @@
+import { Readable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import { createPortalClient, DEFAULT_MAX_BODY_BYTES } from '../../src/portal/client.ts';
 import { PortalBodyTooLargeError, PortalHttpError } from '../../src/portal/errors.ts';
+import { createByteBudget, readCapped } from '../../src/portal/read-body.ts';
 import { withRetry } from '../../src/portal/resilience/retry.ts';
 import { makeOrder } from '../fixtures/portal-records.ts';
 import { worstOrder } from '../fixtures/worst-case.ts';
@@ -102,5 +104,38 @@ describe('portal client: body size', () => {
     expect((await client.listOrders(query, { limit: 20, offset: 0 })).items).toHaveLength(20);
     expect(Buffer.byteLength(body) * 4).toBeLessThan(DEFAULT_MAX_BODY_BYTES);
     expect(parseConfig({}).portal.maxBodyBytes).toBe(DEFAULT_MAX_BODY_BYTES);
+  });
+});
+
+describe('answers read at once', () => {
+  let stub: Awaited<ReturnType<typeof startHttpStub>>;
+  beforeEach(async () => {
+    stub = await startHttpStub(json(200, envelope([])));
+  });
+  afterEach(() => stub.close());
+  const chunks = (count: number, size: number) => Readable.from(Array.from({ length: count }, () => Buffer.alloc(size, 0x20)));
+
+  it('stop being read when together they pass the budget, and give it back when done', async () => {
+    const budget = createByteBudget(100_000);
+    const first = Readable.from((async function* () {
+      yield Buffer.alloc(60_000, 0x20);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      yield Buffer.alloc(1, 0x20);
+    })());
+    const reading = readCapped(first, 1_000_000, budget);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The first answer holds 60,000 bytes: a second of 60,000 does not fit beside it.
+    expect(await readCapped(chunks(2, 30_000), 1_000_000, budget)).toMatchObject({ overBudget: true, text: '' });
+    expect(await reading).toMatchObject({ overBudget: false, truncated: false });
+    // Everything read was given back: the same answer fits now.
+    expect(await readCapped(chunks(2, 30_000), 1_000_000, budget)).toMatchObject({ overBudget: false, truncated: false });
+  });
+
+  it('fail the call as an unreadable answer, as one answer over the cap does', async () => {
+    stub.respond(json(200, envelope([makeOrder({ SAP_ID: '1', CRM_ID: 'x'.repeat(40_000) })])));
+    const tight = createPortalClient({ baseUrl: stub.url, token: 'token', timeoutMs: 2_000, maxBodyBytes: 65_536, bodyBudget: createByteBudget(10_000) });
+    const error = await tight.listOrders(query, paging).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PortalBodyTooLargeError);
+    expect((error as Error).message).toBe('portal answers being read at once exceed the bytes read together; reading stopped');
   });
 });

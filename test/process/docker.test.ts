@@ -57,8 +57,8 @@ describe('the Docker image', () => {
 
   it('lets the default shutdown grace finish before docker stop sends SIGKILL', () => {
     const { shutdownGraceMs } = parseConfig({});
-    // Two seconds are left for confirming the offset to Telegram and closing the store.
-    expect(shutdownGraceMs + 2_000).toBeLessThanOrEqual(DOCKER_STOP_DEFAULT_MS);
+    // Three seconds are left for confirming the offset to Telegram (at most 1.5 s) and closing the store.
+    expect(shutdownGraceMs + 3_000).toBeLessThanOrEqual(DOCKER_STOP_DEFAULT_MS);
     expect(dockerfile).not.toMatch(/^ENV SHUTDOWN_GRACE_MS/m);
   });
 

@@ -105,3 +105,22 @@ describe('the sqlite store refuses what it cannot open', () => {
     expect((error as Error).message).toMatch(/unable to open database file\. Check that it is a file/);
   });
 });
+
+describe('a damaged store', () => {
+  it('is refused at start, naming the file, when a page inside it is garbage', () => {
+    const dataDir = tempDir();
+    const store = openSqliteStore({ dataDir });
+    for (let id = 1; id <= 2_000; id += 1) store.settings.setUserPageSize(id, 10);
+    store.close();
+    const file = join(dataDir, 'bot.sqlite');
+    const bytes = readFileSync(file);
+    // The header and the schema stay intact: only the settings' last pages are damaged.
+    const pageSize = bytes.readUInt16BE(16);
+    bytes.fill(0x5a, bytes.length - pageSize * 2, bytes.length);
+    writeFileSync(file, bytes);
+    const error = openError({ dataDir });
+    expect(error).toBeInstanceOf(StoreOpenError);
+    expect((error as StoreOpenError).message).toMatch(new RegExp(`^cannot open the store ${file}: .*damaged|malformed`));
+    expect((error as StoreOpenError).hint).toBe('Move it away to start with an empty store, or point DATA_DIR elsewhere.');
+  });
+});

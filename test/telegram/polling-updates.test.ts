@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { User } from 'telegraf/types';
 import { startDroppingProxy } from './dropping-proxy.ts';
-import { createTestBot, startFixture, until } from './fixture.ts';
+import { createTestBot, sleep, startFixture, until } from './fixture.ts';
 import type { Fixture } from './fixture.ts';
 
 let f: Fixture;
@@ -50,6 +50,11 @@ describe('a getUpdates answer that is ok but malformed', () => {
   });
 });
 
+// Just below the emulator's first update_id, so that its updates come next and within a plausible jump.
+const B = 699_999_990;
+
+const skipLines = () => f.logged('skipped updates');
+
 describe('updates at the edge', () => {
   it('handles each update_id once, skips malformed ones and never moves the offset back or wrongly', async () => {
     const { proxy, handled, bot } = await startBehindProxy();
@@ -58,8 +63,8 @@ describe('updates at the edge', () => {
       {
         ok: true,
         result: [
-          { update_id: 5, message: message(user, 'five') },
-          { update_id: 5, message: message(user, 'five again') },
+          { update_id: B + 5, message: message(user, 'five') },
+          { update_id: B + 5, message: message(user, 'five again') },
           { update_id: '45', message: message(user, 'a string id') },
           { update_id: -1, message: message(user, 'negative') },
           { update_id: 7.5, message: message(user, 'fraction') },
@@ -67,7 +72,7 @@ describe('updates at the edge', () => {
           null,
         ],
       },
-      { ok: true, result: [{ update_id: 3, message: message(user, 'below the offset') }, { update_id: 6, message: message(user, 'six') }] },
+      { ok: true, result: [{ update_id: B + 3, message: message(user, 'below the offset') }, { update_id: B + 6, message: message(user, 'six') }] },
     );
     await f.start({ bot });
     f.api.sendText({ from: user, text: 'real' });
@@ -75,11 +80,13 @@ describe('updates at the edge', () => {
     await until(() => handled.some((update) => update.text === 'real'));
     expect(handled.map((update) => update.text)).toEqual(['five', 'six', 'real']);
     const seen = offsets(proxy);
-    expect(seen.slice(0, 3)).toEqual([0, 6, 7]);
+    expect(seen.slice(0, 3)).toEqual([0, B + 6, B + 7]);
     expect(seen.every((offset, index) => index === 0 || offset >= seen[index - 1]!)).toBe(true);
     expect(seen.every((offset) => Number.isSafeInteger(offset))).toBe(true);
-    expect(f.logged('skipped a malformed update')).toHaveLength(5);
-    expect(f.logged('skipped an update already handled')).toHaveLength(2);
+    // One summary line, counts only: the second batch falls within the quiet interval.
+    expect(skipLines()).toHaveLength(1);
+    expect(skipLines()[0]).toMatchObject({ level: 40, malformed: 5, repeated: 1, implausible: 0 });
+    expect(JSON.stringify(f.logs)).not.toMatch(/a string id|not an update|five again/);
   });
 
   it('backs off when a batch holds nothing but malformed updates, rather than asking again at once', async () => {
@@ -90,7 +97,80 @@ describe('updates at the edge', () => {
     f.api.sendText({ from: user, text: 'real' });
 
     await until(() => handled.length === 1);
-    expect(f.logged('getUpdates failed, retrying').map((line) => line.delayMs)).toEqual([200, 400]);
+    const at = proxy.requests.filter((request) => request.method === 'getUpdates').map((request) => request.at);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(190);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(390);
+    expect(skipLines()).toHaveLength(1);
+    expect(skipLines()[0]).toMatchObject({ malformed: 1, attempt: 1, delayMs: 200 });
+  });
+
+  it('keeps polling after an update whose payload is null', async () => {
+    const { proxy, handled, bot } = await startBehindProxy();
+    const user = f.api.createUser();
+    proxy.answerNextPolls({ ok: true, result: [{ update_id: B + 8, message: null }] });
+    const runner = await f.start({ bot });
+    let settled = false;
+    void runner.done.finally(() => (settled = true));
+    f.api.sendText({ from: user, text: 'after the null' });
+
+    await until(() => handled.some((update) => update.text === 'after the null'));
+    expect(settled).toBe(false);
+    expect(f.logged('getUpdates refused: polling stopped')).toEqual([]);
+    expect(offsets(proxy).slice(0, 2)).toEqual([0, B + 9]);
+  });
+
+  it('backs off and logs little when a server repeats updates already handled, ignoring the offset', async () => {
+    const { proxy, handled, bot } = await startBehindProxy();
+    const user = f.api.createUser();
+    proxy.answerPollsForever({ ok: true, result: [{ update_id: B + 5, message: message(user, 'five') }] });
+    await f.start({ bot, backoff: { baseMs: 100, maxMs: 400, random: () => 1 } });
+
+    await sleep(1000);
+    expect(handled.map((update) => update.text)).toEqual(['five']);
+    expect(offsets(proxy).length).toBeLessThan(10);
+    expect(f.logs.filter((line) => (line.level as number) >= 40)).toHaveLength(1);
+    expect(skipLines()[0]).toMatchObject({ repeated: 1, attempt: 1, delayMs: 100 });
+  });
+
+  it('refuses an update_id implausibly far above the offset, logged once', async () => {
+    const { proxy, handled, bot } = await startBehindProxy();
+    const user = f.api.createUser();
+    proxy.answerNextPolls(
+      { ok: true, result: [{ update_id: B + 5, message: message(user, 'five') }] },
+      { ok: true, result: [{ update_id: B + 50_000_000, message: message(user, 'far') }] },
+    );
+    await f.start({ bot });
+    f.api.sendText({ from: user, text: 'real' });
+
+    await until(() => handled.some((update) => update.text === 'real'));
+    expect(handled.map((update) => update.text)).toEqual(['five', 'real']);
+    await until(() => offsets(proxy).includes(700_000_002));
+    expect(Math.max(...offsets(proxy))).toBe(700_000_002);
+    expect(skipLines()).toHaveLength(1);
+    expect(skipLines()[0]).toMatchObject({ implausible: 1, offset: B + 6 });
+  });
+
+  it('takes a far jump that Telegram sends again, as after a week without updates', async () => {
+    const { proxy, handled, bot } = await startBehindProxy();
+    const user = f.api.createUser();
+    const far = { ok: true, result: [{ update_id: B + 50_000_000, message: message(user, 'after a quiet week') }] };
+    proxy.answerNextPolls({ ok: true, result: [{ update_id: B + 5, message: message(user, 'five') }] }, far, far);
+    await f.start({ bot, backoff: { baseMs: 10, maxMs: 20 } });
+    await until(() => handled.some((update) => update.text === 'after a quiet week'));
+    expect(handled.map((update) => update.text)).toEqual(['five', 'after a quiet week']);
+    await until(() => offsets(proxy).includes(B + 50_000_001));
+  });
+
+  it('refuses an update_id beyond the 32 bits the Bot API numbers updates with', async () => {
+    const { proxy, handled, bot } = await startBehindProxy();
+    const user = f.api.createUser();
+    const huge = { ok: true, result: [{ update_id: Number.MAX_SAFE_INTEGER, message: message(user, 'huge') }] };
+    proxy.answerNextPolls(huge, huge);
+    await f.start({ bot, backoff: { baseMs: 10, maxMs: 20 } });
+    f.api.sendText({ from: user, text: 'real' });
+    await until(() => handled.some((update) => update.text === 'real'));
+    expect(handled.map((update) => update.text)).toEqual(['real']);
+    expect(Math.max(...offsets(proxy))).toBeLessThan(2 ** 31);
   });
 });
 

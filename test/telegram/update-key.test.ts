@@ -21,3 +21,21 @@ describe('updateKey', () => {
     expect(updateKey(update({ poll: { id: 'p' } }))).toBeUndefined();
   });
 });
+
+describe('updateKey on a payload Telegram would never send', () => {
+  it.each([
+    ['a null payload', { message: null }],
+    ['a null chat', { message: { chat: null } }],
+    ['a null message of a callback', { callback_query: { message: null, from: null } }],
+    ['a string id', { message: { chat: { id: '5' } } }],
+    ['an infinite id', { message: { chat: { id: Infinity } } }],
+    ['a number payload', { message: 5 }],
+    ['no payload', {}],
+  ])('is undefined for %s, never throwing', (_name, fields) => {
+    expect(updateKey(update(fields))).toBeUndefined();
+  });
+
+  it('falls back to the user when the chat is null', () => {
+    expect(updateKey(update({ message: { chat: null, from: { id: 7 } } }))).toBe(7);
+  });
+});

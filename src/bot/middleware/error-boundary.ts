@@ -9,7 +9,7 @@ import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
 import { packCallback } from '../callback-data/codec.ts';
 import { StoreUnavailableError } from '../../store/errors.ts';
-import { HandlerDeadlineError } from '../../telegram/update-scope.ts';
+import { deadlineSignal, HandlerDeadlineError } from '../../telegram/update-scope.ts';
 
 /** Answers a button press with an alert unless something answered it already; true if this did. */
 const alert = async (ctx: BotContext, text: string): Promise<boolean> => {
@@ -35,9 +35,10 @@ export const errorBoundary = (logger: Logger, defaultLanguage: Locale): Middlewa
         logger.info(log, 'chat unreachable');
         return;
       }
-      // Past its deadline every Telegram call of this update is refused: nobody can be told.
-      if (error instanceof HandlerDeadlineError) {
-        logger.warn({ updateId: error.updateId, method: error.method }, 'update abandoned at its deadline');
+      // Past its deadline every Telegram call of this update is refused: nobody can be told,
+      // whatever failed (the portal answering after the deadline, say).
+      if (error instanceof HandlerDeadlineError || deadlineSignal()?.aborted === true) {
+        logger.warn({ err: error, updateId: ctx.update.update_id }, 'update abandoned at its deadline');
         return;
       }
       if (error instanceof PortalError) logger.warn(log, 'portal call failed');

@@ -1,4 +1,4 @@
-import { createPortalClient, type PortalClient, type PortalClientOptions } from '../client.ts';
+import { bodyBudgetFor, createPortalClient, type PortalClient, type PortalClientOptions } from '../client.ts';
 import { PortalHttpError } from '../errors.ts';
 import { intercept, type OnEvent, type ResilienceLogger } from './intercept.ts';
 import type { TokenSource } from './token-source.ts';
@@ -52,5 +52,8 @@ export const withTokenRotation = ({ tokens, createClient, logger, onEvent }: Tok
 export type PortalClientWithTokensOptions = Omit<PortalClientOptions, 'token'> & Omit<TokenRotationOptions, 'createClient'>;
 
 /** createPortalClient, with the token taken from a TokenSource and reloaded on 401. */
-export const createPortalClientWithTokens = ({ tokens, logger, onEvent, ...options }: PortalClientWithTokensOptions): PortalClient =>
-  withTokenRotation({ tokens, logger, onEvent, createClient: (token) => createPortalClient({ ...options, token, logger }) });
+export const createPortalClientWithTokens = ({ tokens, logger, onEvent, ...options }: PortalClientWithTokensOptions): PortalClient => {
+  // One budget for the bytes read at once, whichever token's client reads them.
+  const bodyBudget = options.bodyBudget ?? bodyBudgetFor(options.maxBodyBytes);
+  return withTokenRotation({ tokens, logger, onEvent, createClient: (token) => createPortalClient({ ...options, bodyBudget, token, logger }) });
+};
