@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { fetchResults, type PortalClient, type Results } from '../portal/client.ts';
 import type { PageSize, Query } from '../portal/query.ts';
-import { canInline, type QueryRef } from './callback-data/codec.ts';
+import { canInline, type CallbackAction, type QueryRef } from './callback-data/codec.ts';
 import type { BotContext } from './context.ts';
 import { parseLookupValue } from './lookup-args.ts';
 import { lastPageOffset } from './paging.ts';
@@ -59,5 +59,25 @@ export const createLookups = ({ portal, queries, logger }: { portal: LookupPorta
       logger.info({ ...audit, failed: (error as Error).name, ms: Math.round(performance.now() - started) }, 'lookup');
       throw error;
     }
+  },
+
+  /**
+   * A press of a button that shows a page again (◀ ▶, 🔄, a record): its query resolved (else the
+   * stale-button alert, and undefined), the press answered, "Try again" set, the page fetched.
+   */
+  async pressed(
+    ctx: BotContext,
+    action: { ref: QueryRef; limit: PageSize; offset: number; refresh: boolean },
+    retry: CallbackAction,
+    { exact = false }: { exact?: boolean } = {},
+  ): Promise<Results | undefined> {
+    const query = await this.resolve(action.ref);
+    if (!query) {
+      await ctx.answerOnce(ctx.t('errors.staleButton'), true);
+      return undefined;
+    }
+    await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
+    ctx.retry = retry;
+    return this.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact, fresh: action.refresh });
   },
 });

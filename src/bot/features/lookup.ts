@@ -27,12 +27,8 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
 
   feature.use(
     onCallback('page', async (ctx, action) => {
-      const query = await lookups.resolve(action.ref);
-      if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
-      await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
-      ctx.retry = { ...action, refresh: true };
-      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { fresh: action.refresh });
-      await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
+      const results = await lookups.pressed(ctx, action, { ...action, refresh: true });
+      if (results) await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
     }),
   );
 

@@ -1,6 +1,6 @@
 import { Composer } from 'telegraf';
 import type { BotContext } from '../context.ts';
-import { asker, type Lookups } from '../lookups.ts';
+import type { Lookups } from '../lookups.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { editView } from '../reply.ts';
 import { renderRecord } from '../views/record.ts';
@@ -12,11 +12,9 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
   const feature = new Composer<BotContext>();
   feature.use(
     onCallback('record', async (ctx, action) => {
-      const query = await lookups.resolve(action.ref);
-      if (!query) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
-      await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
-      ctx.retry = { ...action, refresh: true };
-      const results = await lookups.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact: true, fresh: action.refresh });
+      // Its own page or nothing: a record button never falls back to the last page.
+      const results = await lookups.pressed(ctx, action, { ...action, refresh: true }, { exact: true });
+      if (!results) return;
       // The record the button was made for, at its place or moved within the page; else it is gone.
       const ids = recordIds(recordsOf(results));
       const index = ids[action.index] === action.id ? action.index : ids.indexOf(action.id);
