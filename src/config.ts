@@ -106,6 +106,19 @@ const envSchema = z.object({
       }
     }, 'must be an IANA time zone such as Europe/Moscow'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
+  WATCH_INTERVAL_SECONDS: numberVar(300, 1, 86_400, 'seconds'),
+  WATCH_LIMIT_PER_CHAT: numberVar(50, 1, 1000, 'watches'),
+  WATCH_MAX_RECORDS: numberVar(100, 1, 1000, 'records'),
+  QUIET_HOURS: optionalText.transform((value, ctx) => {
+    if (value === undefined) return undefined;
+    const match = /^(\d{1,2})-(\d{1,2})$/.exec(value);
+    const [from, to] = [Number(match?.[1]), Number(match?.[2])];
+    if (!match || from > 23 || to > 23 || from === to) {
+      ctx.addIssue({ code: 'custom', message: 'must be two different hours 0–23 as FROM-TO, e.g. 21-8 (in TIME_ZONE)' });
+      return z.NEVER;
+    }
+    return { from, to };
+  }),
   // The terminal's locale ("ru_RU.UTF-8"): the console chat's user speaks its language.
   LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
 });
@@ -174,6 +187,13 @@ const toConfig = (e: Env) => ({
   dataDir: e.DATA_DIR,
   timeZone: e.TIME_ZONE,
   logLevel: e.LOG_LEVEL,
+  watch: {
+    intervalMs: e.WATCH_INTERVAL_SECONDS * 1000,
+    limitPerChat: e.WATCH_LIMIT_PER_CHAT,
+    maxRecords: e.WATCH_MAX_RECORDS,
+    /** Hours [from, to) in TIME_ZONE when notifications are sent without sound; may wrap midnight. */
+    quietHours: e.QUIET_HOURS,
+  },
   /** Telegram's language_code for the console chat's user, from LANG; undefined lets DEFAULT_LANGUAGE decide. */
   consoleLanguage: e.LANG,
 });

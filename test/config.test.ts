@@ -96,6 +96,18 @@ describe('parseConfig', () => {
     ]);
   });
 
+  it('reads the watch settings, with their defaults and ranges', () => {
+    expect(parseConfig({}).watch).toEqual({ intervalMs: 300_000, limitPerChat: 50, maxRecords: 100, quietHours: undefined });
+    expect(parseConfig({ WATCH_INTERVAL_SECONDS: '60', WATCH_LIMIT_PER_CHAT: '5', WATCH_MAX_RECORDS: '20', QUIET_HOURS: '21-8' }).watch).toEqual({
+      intervalMs: 60_000,
+      limitPerChat: 5,
+      maxRecords: 20,
+      quietHours: { from: 21, to: 8 },
+    });
+    expect(problemsOf({ WATCH_INTERVAL_SECONDS: '0' })).toEqual(['WATCH_INTERVAL_SECONDS: must be a whole number of seconds from 1 to 86400']);
+    for (const bad of ['21', '25-8', '8-8', 'night']) expect(problemsOf({ QUIET_HOURS: bad })).toEqual([expect.stringContaining('QUIET_HOURS: must be two different hours')]);
+  });
+
   it("takes the console user's language from LANG", () => {
     expect(parseConfig({ LANG: 'ru_RU.UTF-8' }).consoleLanguage).toBe('ru');
     expect(parseConfig({ LANG: 'en_US.UTF-8' }).consoleLanguage).toBe('en');

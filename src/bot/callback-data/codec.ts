@@ -8,6 +8,9 @@ import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Q
 //   r:<limit>:<offset>:<index>:<part>:<id>:<ref>  one record of a page, <id> its fingerprint (rr: refreshed)
 //   x:<ref>                                    a new lookup (a cross-link)
 //   l:<locale>  lg:<locale>  z:<page size>     settings: own language, the group's, page size
+//   w:<ref>                                    watch a query (🔔 under results)
+//   wr:<limit>:<offset>:<index>:<id>:<ref>     watch one record of a page (🔔 under a record)
+//   u:<watch id>  wl:<offset>                  stop a watch; a page of the chat's watches
 //   n                                          the page indicator, which does nothing
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
@@ -20,6 +23,10 @@ export type CallbackAction =
   | { type: 'lookup'; ref: QueryRef }
   | { type: 'language'; locale: Locale; scope: 'user' | 'chat' }
   | { type: 'pageSize'; pageSize: PageSize }
+  | { type: 'watch'; ref: QueryRef }
+  | { type: 'watchRecord'; ref: QueryRef; limit: PageSize; offset: number; index: number; id: string }
+  | { type: 'unwatch'; watchId: number }
+  | { type: 'watchList'; offset: number }
   | { type: 'noop' };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
@@ -75,6 +82,12 @@ const LAYOUTS = {
   l: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'user' as const })),
   lg: z.tuple([locale]).transform(([l]) => ({ type: 'language' as const, locale: l, scope: 'chat' as const })),
   z: z.tuple([pageSize]).transform(([size]) => ({ type: 'pageSize' as const, pageSize: size })),
+  w: z.tuple([ref]).transform(([r]) => ({ type: 'watch' as const, ref: r })),
+  wr: z
+    .tuple([pageSize, whole(7), whole(2), recordId, ref])
+    .transform(([limit, offset, index, id, r]) => ({ type: 'watchRecord' as const, limit, offset, index, id, ref: r })),
+  u: z.tuple([whole(10)]).transform(([watchId]) => ({ type: 'unwatch' as const, watchId })),
+  wl: z.tuple([whole(7)]).transform(([offset]) => ({ type: 'watchList' as const, offset })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -89,6 +102,14 @@ const encode = (action: CallbackAction): string => {
       return `${action.scope === 'chat' ? 'lg' : 'l'}:${action.locale}`;
     case 'pageSize':
       return `z:${action.pageSize}`;
+    case 'watch':
+      return `w:${encodeRef(action.ref)}`;
+    case 'watchRecord':
+      return `wr:${action.limit}:${action.offset}:${action.index}:${action.id}:${encodeRef(action.ref)}`;
+    case 'unwatch':
+      return `u:${action.watchId}`;
+    case 'watchList':
+      return `wl:${action.offset}`;
     case 'noop':
       return 'n';
   }

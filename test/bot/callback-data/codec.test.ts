@@ -121,3 +121,20 @@ describe('callback data codec', () => {
     expect(unpackCallback('x:o4=truba 530')).toMatchObject({ ref: { query: { value: 'truba 530' } } });
   });
 });
+
+describe('watch buttons', () => {
+  it.each([
+    [{ type: 'watch', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'w:o0=0007300100'],
+    [{ type: 'watch', ref: { key: 'abcDEF0123456789' } }, 'w:@abcDEF0123456789'],
+    [{ type: 'watchRecord', ref: { key: 'abcDEF0123456789' }, limit: 20, offset: 9_999_999, index: 19, id: 'Ab-_9z' }, 'wr:20:9999999:19:Ab-_9z:@abcDEF0123456789'],
+    [{ type: 'unwatch', watchId: 4_294_967_295 }, 'u:4294967295'],
+    [{ type: 'watchList', offset: 10 }, 'wl:10'],
+  ] as const)('packs %j as %s and back', (action, data) => {
+    expect(packCallback(action)).toBe(data);
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
+  it.each(['u:', 'u:01', 'u:1e3', 'u:-1', 'u:12345678901', 'wl:05', 'wr:5:0:0:short:o0=1', 'w:o2=notadate'])('refuses %j', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+});

@@ -1,0 +1,88 @@
+import type { Locale } from '../i18n.ts';
+import type { Query } from '../portal/query.ts';
+import type { Awaitable } from './store.ts';
+
+// What the store keeps for watches: each chat's watches, one row per distinct watched query with
+// its last snapshot and its poll schedule (claimed with a lease), and the notifications not yet
+// sent (claimed with a lease too). Leases let several processes share one store: a claim not
+// renewed before it expires may be taken by another process.
+
+/** A watched query: the query, and for a watch of one record its SAP number. */
+export type WatchTarget = { query: Query; sapId?: string };
+
+export type Watch = {
+  id: number;
+  chatId: number;
+  /** The forum topic the watch was made in, where its notifications go. */
+  threadId?: number;
+  /** The watched query's key: the same query watched in several chats is polled once. */
+  targetKey: string;
+  target: WatchTarget;
+  createdBy: number;
+  /** The language its notifications speak: the chat's (group) or the user's, at creation. */
+  locale: Locale;
+  createdAt: number;
+  /** When a poll last found a change in it, if ever. */
+  lastChangeAt?: number;
+};
+
+export type NewWatch = Omit<Watch, 'id' | 'createdAt' | 'lastChangeAt' | 'targetKey'> & { now: number; limitPerChat: number; firstPollAt: number };
+
+export type AddWatchResult =
+  | { ok: true; watch: Watch; created: boolean }
+  | { ok: false; reason: 'limit' };
+
+/** A watched query claimed for polling by one process until `leaseUntil`. */
+export type ClaimedTarget = { key: string; target: WatchTarget; snapshot?: string; nextPollAt: number };
+
+/** A notification to send: one watch's share of one poll's changes. */
+export type Notification = {
+  id: number;
+  watchId: number;
+  chatId: number;
+  threadId?: number;
+  locale: Locale;
+  target: WatchTarget;
+  /** The ChangeSet as JSON (src/watch/changes.ts). */
+  changes: string;
+  attempts: number;
+};
+
+export type WatchStore = {
+  /** Adds a watch, or finds the same one (same chat, same target); refuses past `limitPerChat`. */
+  add(watch: NewWatch): Awaitable<AddWatchResult>;
+  /** Stops one watch of a chat; false when the chat has no such watch. */
+  remove(chatId: number, watchId: number): Awaitable<boolean>;
+  /** A chat's watches, oldest first. */
+  list(chatId: number): Awaitable<Watch[]>;
+  /** The chat's watch of a target, if any. */
+  find(chatId: number, targetKey: string): Awaitable<Watch | undefined>;
+  /** Every chat that watches something, with the user who made each watch: for the allowlist check. */
+  watchers(targetKey: string): Awaitable<Watch[]>;
+  /** How many watches and distinct watched targets there are. */
+  counts(): Awaitable<{ watches: number; targets: number; pending: number }>;
+
+  /** Claims up to `max` targets due at `now` that nobody holds, for `leaseMs`. */
+  claimDue(owner: string, now: number, leaseMs: number, max: number): Awaitable<ClaimedTarget[]>;
+  /** A failed poll: the snapshot stays; the target is due again at `nextPollAt`. */
+  release(key: string, owner: string, nextPollAt: number): Awaitable<void>;
+  /**
+   * A successful poll, in one transaction: the new snapshot, the next poll, and (when `changes`
+   * is given) one pending notification per active watch of the target. False when the lease was
+   * lost (another process took the target over): nothing is written.
+   */
+  recordPoll(key: string, owner: string, poll: { snapshot: string; nextPollAt: number; now: number; changes?: string }): Awaitable<boolean>;
+
+  /** Claims up to `max` notifications due at `now`, oldest first, for `leaseMs`. */
+  claimNotifications(owner: string, now: number, leaseMs: number, max: number): Awaitable<Notification[]>;
+  /** Sent: forgotten. */
+  delivered(id: number): Awaitable<void>;
+  /** Not sent now (a 429, Telegram down): due again at `at`. */
+  retryLater(id: number, at: number): Awaitable<void>;
+  /** The chat blocked the bot or is gone: its watches pause, its pending notifications are dropped. */
+  pauseChat(chatId: number, now: number): Awaitable<void>;
+  /** The chat wrote to the bot again: its watches resume (true when any were paused). */
+  resumeChat(chatId: number): Awaitable<boolean>;
+  /** The chat may no longer use the bot: its watches and notifications go. */
+  removeChat(chatId: number): Awaitable<void>;
+};
