@@ -35,15 +35,18 @@ const url = (what: string) =>
   optionalText.refine((value) => value === undefined || /^https?:\/\/[^\s]+$/.test(value), `must be an http(s) URL of ${what}`);
 
 /** A number from the environment with its default and range ("", words and out-of-range refused). */
-const numberVar = (fallback: number, min: number, max: number, what: string, whole = true) => {
+const numberIn = (min: number, max: number, what: string, whole: boolean) => {
   const range = `${whole ? 'a whole number of ' : ''}${what} from ${min} to ${max}`;
   const number = z.number(`must be ${range}`).min(min, `must be ${range}`).max(max, `must be ${range}`);
   return z
     .string()
-    .default(String(fallback))
     .transform((raw) => (raw.trim() === '' ? Number.NaN : Number(raw)))
     .pipe(whole ? number.int(`must be ${range}`) : number);
 };
+const numberVar = (fallback: number, min: number, max: number, what: string, whole = true) =>
+  z.string().default(String(fallback)).pipe(numberIn(min, max, what, whole));
+/** A number whose default depends on other settings: undefined when unset. */
+const optionalNumberVar = (min: number, max: number, what: string) => numberIn(min, max, what, true).optional();
 
 const envSchema = z.object({
   BOT_TOKEN: optionalText.refine(
@@ -106,7 +109,7 @@ const envSchema = z.object({
       }
     }, 'must be an IANA time zone such as Europe/Moscow'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
-  WATCH_INTERVAL_SECONDS: numberVar(300, 1, 86_400, 'seconds'),
+  WATCH_INTERVAL_SECONDS: optionalNumberVar(1, 86_400, 'seconds'),
   WATCH_LIMIT_PER_CHAT: numberVar(50, 1, 1000, 'watches'),
   WATCH_MAX_RECORDS: numberVar(100, 1, 1000, 'records'),
   QUIET_HOURS: optionalText.transform((value, ctx) => {
@@ -188,7 +191,9 @@ const toConfig = (e: Env) => ({
   timeZone: e.TIME_ZONE,
   logLevel: e.LOG_LEVEL,
   watch: {
-    intervalMs: e.WATCH_INTERVAL_SECONDS * 1000,
+    // The demo portal moves records every minute: it is looked at more often, so that a watch
+    // tried on a fresh machine tells something within a couple of minutes.
+    intervalMs: (e.WATCH_INTERVAL_SECONDS ?? (e.PORTAL_URL ? 300 : 30)) * 1000,
     limitPerChat: e.WATCH_LIMIT_PER_CHAT,
     maxRecords: e.WATCH_MAX_RECORDS,
     /** Hours [from, to) in TIME_ZONE when notifications are sent without sound; may wrap midnight. */

@@ -2,6 +2,7 @@ import { createBot } from './bot/create-bot.ts';
 import { setCommandMenus } from './bot/commands-menu.ts';
 import { openPortal } from './app/portal.ts';
 import { startReceiving } from './app/telegram.ts';
+import { startWatches, type Watches } from './app/watches.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { runConsoleChat } from './console/console-chat.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
@@ -54,7 +55,11 @@ try {
 }
 const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined });
+/** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
+const watchesFor = (bot: ReturnType<typeof botFor>) =>
+  startWatches({ config, store: store.watches, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
 
+let watches: Watches | undefined;
 if (consoleMode) {
   const languageCode = config.consoleLanguage;
   const t = createTranslator(resolveLocale(languageCode, config.defaultLanguage));
@@ -64,8 +69,13 @@ if (consoleMode) {
     languageCode,
     intro: t('console.intro'),
     logger,
-    createBot: (apiRoot, token) => botFor(token, apiRoot),
+    createBot: (apiRoot, token) => {
+      const bot = botFor(token, apiRoot);
+      watches = watchesFor(bot);
+      return bot;
+    },
   });
+  await watches?.stop();
   store.close();
   await portal.demo?.close();
 } else {
@@ -77,7 +87,7 @@ if (consoleMode) {
     (stopping ??= (async () => {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
-      await receiving?.stop(config.shutdownGraceMs);
+      await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs)]);
       store.close();
       await portal.demo?.close();
       logger.info('stopped');
@@ -98,6 +108,7 @@ if (consoleMode) {
     logger.fatal({ err: error }, 'the bot could not start');
     await stop('start failed', 1);
   }
+  watches = watchesFor(bot);
   void portal.probe();
   setCommandMenus(bot.telegram, config.defaultLanguage).catch((error: unknown) => logger.warn({ err: error }, 'could not set the command menus'));
   receiving?.done.catch((error: unknown) => {

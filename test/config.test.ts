@@ -97,7 +97,11 @@ describe('parseConfig', () => {
   });
 
   it('reads the watch settings, with their defaults and ranges', () => {
-    expect(parseConfig({}).watch).toEqual({ intervalMs: 300_000, limitPerChat: 50, maxRecords: 100, quietHours: undefined });
+    const portal = { PORTAL_URL: 'https://portal.example', PORTAL_TOKEN: 'secret', ALLOW_ANYONE: 'true' };
+    expect(parseConfig(portal).watch).toEqual({ intervalMs: 300_000, limitPerChat: 50, maxRecords: 100, quietHours: undefined });
+    // The demo portal moves every minute: looked at every 30 s unless told otherwise.
+    expect(parseConfig({}).watch.intervalMs).toBe(30_000);
+    expect(parseConfig({ WATCH_INTERVAL_SECONDS: '300' }).watch.intervalMs).toBe(300_000);
     expect(parseConfig({ WATCH_INTERVAL_SECONDS: '60', WATCH_LIMIT_PER_CHAT: '5', WATCH_MAX_RECORDS: '20', QUIET_HOURS: '21-8' }).watch).toEqual({
       intervalMs: 60_000,
       limitPerChat: 5,

@@ -11,19 +11,22 @@ import { createLookupFeature } from './features/lookup.ts';
 import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
 import { createStartFeature } from './features/start.ts';
+import { createWatchFeature } from './features/watch.ts';
 import { createLookups, type LookupPortal } from './lookups.ts';
 import { updateMetrics } from './middleware/update-metrics.ts';
 import { accessMiddleware } from './middleware/access.ts';
 import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
 import { floodLimit } from './middleware/flood-limit.ts';
+import { resumeWatches } from './middleware/resume-watches.ts';
+import { createWatches } from './watches.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -37,17 +40,21 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
   installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger });
+  const watches = createWatches({ store: store.watches, portal, config: config.watch, logger, now });
 
   if (metrics) bot.use(updateMetrics(metrics));
   bot.use(errorBoundary(logger, config.defaultLanguage));
   bot.use(contextMiddleware({ ...config, settings: store.settings }));
   // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
   bot.use(accessMiddleware(config.access, { now: () => now().getTime() }));
+  // Only a chat that may use the bot brings its paused watches back.
+  bot.use(resumeWatches(store.watches, logger));
   bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
   bot.use(createStartFeature({ demo }));
   bot.use(createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }));
-  bot.use(createLookupFeature({ lookups, now }));
-  bot.use(createRecordFeature({ lookups, now }));
+  bot.use(createLookupFeature({ lookups, watches, now }));
+  bot.use(createRecordFeature({ lookups, watches, now }));
+  bot.use(createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }));
   bot.use(createInlineFeature({ lookups, access: config.access }));
   bot.use(createFallbackFeature());
 

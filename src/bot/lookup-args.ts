@@ -83,7 +83,7 @@ export const parseLookupArgs = (resource: Resource, payload: string): LookupArgs
   return { ok: true, query: { resource, filter, value: value.value } as Query };
 };
 
-const INLINE_RESOURCES: Record<string, Resource> = {
+const RESOURCE_WORDS: Record<string, Resource> = {
   order: 'order',
   заказ: 'order',
   spec: 'specification',
@@ -92,11 +92,12 @@ const INLINE_RESOURCES: Record<string, Resource> = {
 };
 
 /**
- * What follows `@bot` in inline mode: `0007300100`, `material труба 530` (orders, as `/order`
- * takes them) or `spec ДП-77/2026` (as `/spec` takes them).
+ * A resource word, then what `/order` or `/spec` takes; without the word, an order (as a bare
+ * `/order` argument is): `0007300100`, `material труба 530`, `spec ДП-77/2026`. What follows
+ * `@bot` in inline mode and `/watch` in a chat. A resource word alone is `empty`.
  */
-export const parseInlineQuery = (text: string): LookupArgs => {
+export const parseResourceArgs = (text: string): LookupArgs => {
   const [first = '', ...rest] = text.trim().split(/\s+/);
-  const resource = INLINE_RESOURCES[first.toLowerCase()];
+  const resource = RESOURCE_WORDS[first.toLowerCase()];
   return resource ? parseLookupArgs(resource, rest.join(' ')) : parseLookupArgs('order', text);
 };

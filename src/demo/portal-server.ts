@@ -4,6 +4,7 @@ import { sendJson } from '../http/respond.ts';
 import { secretMatcher } from '../http/secret.ts';
 import { RESOURCE_PATHS } from '../portal/query.ts';
 import { byDateThenSapId, orderMatchers, specificationMatchers } from './match.ts';
+import { demoDataAt, TICK_MS } from './motion.ts';
 import { param, parsePaging, splitTarget, type Paging } from './request.ts';
 import { sampleData, type DemoData } from './sample-data.ts';
 
@@ -28,6 +29,8 @@ import { sampleData, type DemoData } from './sample-data.ts';
 // - Authorization must be "Bearer <token>" (scheme case-insensitive), else HTTP 401 UNAUTHORIZED.
 // - Unknown path: HTTP 404 NOT_FOUND; a method other than GET: HTTP 405 METHOD_NOT_ALLOWED; a
 //   trailing slash on the path is tolerated. Every answer is the envelope with data null on error.
+// - The data is the given (or sample) data as it stands at the clock's time: a few records move
+//   every minute (motion.ts), so that watches have something to report.
 
 type ErrorCode = 'UNAUTHORIZED' | 'INVALID_LIMIT' | 'INVALID_OFFSET' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'INTERNAL_ERROR';
 type Listing = (params: URLSearchParams, paging: Paging) => { result: unknown[]; total: number };
@@ -51,17 +54,28 @@ const listing = <R>(
 const fail = (res: ServerResponse, status: number, errorCode: ErrorCode, headers?: Record<string, string>): void =>
   sendJson(res, status, { success: false, error_code: errorCode, data: null }, headers);
 
-export const createDemoPortalHandler = (options: { token: string; data?: DemoData }) => {
+const routesFor = (data: DemoData): Record<string, Listing> => ({
+  [RESOURCE_PATHS.order]: listing(data.orders, orderMatchers, byDateThenSapId((order) => order.DATE_ORDER)),
+  [RESOURCE_PATHS.specification]: listing(
+    data.specifications,
+    specificationMatchers,
+    byDateThenSapId((specification) => specification.DATE_ACTIVE_FROM),
+  ),
+});
+
+/** `clock` gives the time the data is served at, in ms since the epoch (Date.now by default). */
+export const createDemoPortalHandler = (options: { token: string; data?: DemoData; clock?: () => number }) => {
   if (!options.token) throw new TypeError('the demo portal needs a non-empty token');
   const tokenMatches = secretMatcher(options.token);
-  const data = options.data ?? sampleData;
-  const routes: Record<string, Listing> = {
-    [RESOURCE_PATHS.order]: listing(data.orders, orderMatchers, byDateThenSapId((order) => order.DATE_ORDER)),
-    [RESOURCE_PATHS.specification]: listing(
-      data.specifications,
-      specificationMatchers,
-      byDateThenSapId((specification) => specification.DATE_ACTIVE_FROM),
-    ),
+  const base = options.data ?? sampleData;
+  const clock = options.clock ?? Date.now;
+  // The data changes only from one tick to the next: sort once a tick, not once a request.
+  let current: { tick: number; routes: Record<string, Listing> } | undefined;
+  const routesNow = () => {
+    const now = clock();
+    const tick = Math.floor(now / TICK_MS);
+    if (current?.tick !== tick) current = { tick, routes: routesFor(demoDataAt(base, now)) };
+    return current.routes;
   };
   const authorized = (header: string | undefined): boolean => {
     const token = /^bearer +(\S+) *$/i.exec(header ?? '')?.[1];
@@ -71,6 +85,7 @@ export const createDemoPortalHandler = (options: { token: string; data?: DemoDat
   return (req: IncomingMessage, res: ServerResponse): void => {
     try {
       const { path, params } = splitTarget(req.url);
+      const routes = routesNow();
       const route = Object.hasOwn(routes, path) ? routes[path] : undefined;
       if (route === undefined) return fail(res, 404, 'NOT_FOUND');
       if (req.method !== 'GET') return fail(res, 405, 'METHOD_NOT_ALLOWED', { allow: 'GET' });
@@ -92,6 +107,7 @@ export const startDemoPortal = async (options: {
   host?: string;
   port?: number;
   data?: DemoData;
+  clock?: () => number;
 }): Promise<{ url: string; close(): Promise<void> }> => {
   const host = options.host ?? '127.0.0.1';
   const server = createServer(createDemoPortalHandler(options));

@@ -33,6 +33,27 @@ export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegist
   }),
   portalCacheHits: registry.counter({ name: 'portal_cache_hits_total', help: 'Portal lookups answered from the cache.' }),
   portalCacheMisses: registry.counter({ name: 'portal_cache_misses_total', help: 'Portal lookups the cache could not answer.' }),
+  watches: registry.gauge({ name: 'watches', help: 'Watches of all chats.' }),
+  watchedTargets: registry.gauge({ name: 'watched_queries', help: 'Distinct watched queries (each polled once per interval).' }),
+  pendingNotifications: registry.gauge({ name: 'pending_notifications', help: 'Change notifications recorded and not yet sent.' }),
+  watchPolls: registry.counter<'outcome'>({
+    name: 'watch_polls_total',
+    help: 'Polls of watched queries, by outcome: ok, or the portal error code.',
+    labelNames: ['outcome'],
+    maxSeries: 20,
+  }),
+  watchChanges: registry.counter({ name: 'watch_changes_total', help: 'Records found changed (entered, left or changed) by watch polls.' }),
+  notifications: registry.counter<'outcome'>({
+    name: 'notifications_total',
+    help: 'Change notifications, by outcome: sent, retry (429 or a failure), paused (blocked or gone), dropped.',
+    labelNames: ['outcome'],
+    maxSeries: 10,
+  }),
+  notificationDelay: registry.histogram({
+    name: 'notification_delay_seconds',
+    help: 'Time from a poll finding a change to Telegram accepting its message.',
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+  }),
 });
 
 /** The update type of a raw update (its one field besides update_id), for the `type` label. */

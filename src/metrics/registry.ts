@@ -11,6 +11,11 @@ export type Counter<L extends string = never> = {
   inc(labels: Labels<L>, by?: number): void;
 };
 
+/** A value that goes up and down (watches, pending notifications), as last set. */
+export type Gauge<L extends string = never> = {
+  set(labels: Labels<L>, value: number): void;
+};
+
 export type Histogram<L extends string = never> = {
   observe(labels: Labels<L>, value: number): void;
   /** Starts a timer; calling the result observes the elapsed seconds and returns them. */
@@ -23,6 +28,7 @@ type HistogramOptions<L extends string> = MetricOptions<L> & { buckets: readonly
 export type MetricsRegistry = {
   counter<L extends string = never>(options: MetricOptions<L>): Counter<L>;
   histogram<L extends string = never>(options: HistogramOptions<L>): Histogram<L>;
+  gauge<L extends string = never>(options: MetricOptions<L>): Gauge<L>;
   render(): string;
 };
 
@@ -101,6 +107,21 @@ export const createMetricsRegistry = (): MetricsRegistry => {
         inc(labels, by = 1) {
           if (!(by >= 0)) throw new RangeError(`metrics: counter "${options.name}" cannot decrease`);
           values.get(labels).value += by;
+        },
+      };
+    },
+
+    gauge<L extends string = never>(options: MetricOptions<L>): Gauge<L> {
+      const { header, labelNames, maxSeries } = register(options, 'gauge');
+      const values = createSeriesMap(labelNames, maxSeries, () => ({ value: 0 }));
+      if (labelNames.length === 0) values.get({} as Labels<L>);
+      renderers.set(options.name, () => [
+        ...header,
+        ...[...values.series.values()].map(({ labels, state }) => `${options.name}${braces(labels)} ${formatValue(state.value)}`),
+      ]);
+      return {
+        set(labels, value) {
+          values.get(labels).value = value;
         },
       };
     },

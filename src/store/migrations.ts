@@ -31,6 +31,56 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // Watch and notification ids are AUTOINCREMENT so that an id is never reused: a stale
+    // "stop" button, or a late `delivered`, must not reach a newer row that got the same id.
+    name: 'watches',
+    sql: `
+      CREATE TABLE watch_targets (
+        key TEXT PRIMARY KEY,
+        resource TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        value TEXT NOT NULL,
+        sap_id TEXT,
+        snapshot TEXT,
+        snapshot_at INTEGER,
+        next_poll_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      CREATE INDEX watch_targets_next_poll_at ON watch_targets (next_poll_at);
+      CREATE TABLE watches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        target_key TEXT NOT NULL REFERENCES watch_targets (key),
+        created_by INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_change_at INTEGER,
+        paused_at INTEGER,
+        UNIQUE (chat_id, target_key)
+      ) STRICT;
+      CREATE INDEX watches_target_key ON watches (target_key);
+      CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        locale TEXT NOT NULL,
+        target_key TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      CREATE INDEX notifications_next_attempt_at ON notifications (next_attempt_at);
+      CREATE INDEX notifications_watch_id ON notifications (watch_id);
+      CREATE INDEX notifications_chat_id ON notifications (chat_id);
+    `,
+  },
 ];
 
 /** The database was written by a newer version of the bot, whose schema this one does not know. */

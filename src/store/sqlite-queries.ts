@@ -9,7 +9,8 @@ import { ORDER_FILTERS, SPECIFICATION_FILTERS, type Query } from '../portal/quer
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
-const storedQuery: z.ZodType<Query> = z.discriminatedUnion('resource', [
+/** A query as stored in a row (queries, watch_targets): one this version cannot read fails. */
+export const storedQuery: z.ZodType<Query> = z.discriminatedUnion('resource', [
   z.object({ resource: z.literal('order'), filter: z.enum(ORDER_FILTERS), value: z.string() }),
   z.object({ resource: z.literal('specification'), filter: z.enum(SPECIFICATION_FILTERS), value: z.string() }),
 ]);

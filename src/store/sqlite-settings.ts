@@ -1,4 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { checkId, checkLocale } from './checks.ts';
 import { isLocale, type Locale } from '../i18n.ts';
 import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
 import type { SettingsStore, UserSettings } from './store.ts';
@@ -8,14 +9,6 @@ const readLocale = (value: unknown): Locale | undefined => (typeof value === 'st
 const readPageSize = (value: unknown): PageSize | undefined =>
   typeof value === 'number' && isPageSize(value) ? value : undefined;
 
-const checkId = (id: number): number => {
-  if (!Number.isSafeInteger(id)) throw new RangeError(`not a Telegram id: ${id}`);
-  return id;
-};
-const checkLocale = (locale: Locale): Locale => {
-  if (!isLocale(locale)) throw new RangeError(`not a supported locale: ${String(locale)}`);
-  return locale;
-};
 const checkPageSize = (pageSize: PageSize): PageSize => {
   if (!isPageSize(pageSize)) throw new RangeError(`page size must be one of ${PAGE_SIZES.join(', ')}`);
   return pageSize;

@@ -5,6 +5,7 @@ import { DAMAGED_HINT, StoreOpenError, toDataDirError, toStoreOpenError, toStore
 import { migrate } from './migrations.ts';
 import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
+import { createSqliteWatchStore, type SqliteWatchStore } from './sqlite-watches.ts';
 import type { SettingsStore, Store } from './store.ts';
 
 export type SqliteStoreOptions = {
@@ -66,7 +67,7 @@ export const openSqliteStore = ({
   now = Date.now,
   queryTtlDays = 180,
   maxPageCount,
-}: SqliteStoreOptions): Omit<Store, 'queries'> & { queries: SqliteQueryStore } => {
+}: SqliteStoreOptions): Omit<Store, 'queries' | 'watches'> & { queries: SqliteQueryStore; watches: SqliteWatchStore } => {
   const inMemory = dataDir === ':memory:';
   const path = inMemory ? ':memory:' : join(dataDir, fileName);
   const db = openDatabase(dataDir, path, inMemory);
@@ -84,6 +85,7 @@ export const openSqliteStore = ({
     return {
       queries: withStoreErrors(queries, path),
       settings: withStoreErrors(settings, path),
+      watches: withStoreErrors(createSqliteWatchStore(db), path),
       close() {
         if (db.isOpen) db.close();
       },

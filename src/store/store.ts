@@ -1,4 +1,5 @@
 import type { QueryStore } from './query-store.ts';
+import type { WatchStore } from './watch-store.ts';
 import type { Locale } from '../i18n.ts';
 import type { PageSize } from '../portal/query.ts';
 
@@ -24,6 +25,7 @@ export type SettingsStore = {
 export type Store = {
   queries: QueryStore;
   settings: SettingsStore;
+  watches: WatchStore;
   /** Idempotent. */
   close(): void;
 };

@@ -49,22 +49,33 @@ export type Notification = {
 };
 
 export type WatchStore = {
-  /** Adds a watch, or finds the same one (same chat, same target); refuses past `limitPerChat`. */
+  /**
+   * Adds a watch, or finds the same one (same chat, same target: returned as stored, created:
+   * false, even at the limit); refuses a new one when the chat has `limitPerChat` watches, paused
+   * ones included. A target nobody watched yet is first due at `firstPollAt`.
+   */
   add(watch: NewWatch): Awaitable<AddWatchResult>;
-  /** Stops one watch of a chat; false when the chat has no such watch. */
+  /**
+   * Stops one watch of a chat; false when the chat has no such watch. Its pending notifications
+   * go with it, and its target (with the snapshot) when no other chat watches it. Ids are never reused.
+   */
   remove(chatId: number, watchId: number): Awaitable<boolean>;
   /** A chat's watches, oldest first. */
   list(chatId: number): Awaitable<Watch[]>;
   /** The chat's watch of a target, if any. */
   find(chatId: number, targetKey: string): Awaitable<Watch | undefined>;
-  /** Every chat that watches something, with the user who made each watch: for the allowlist check. */
+  /** Every watch of the target (paused ones too), with the user who made it: for the allowlist check. */
   watchers(targetKey: string): Awaitable<Watch[]>;
-  /** How many watches and distinct watched targets there are. */
+  /** How many watches, distinct watched targets and pending notifications there are. */
   counts(): Awaitable<{ watches: number; targets: number; pending: number }>;
 
-  /** Claims up to `max` targets due at `now` that nobody holds, for `leaseMs`. */
+  /**
+   * Claims up to `max` targets due at `now` (longest due first) that nobody holds or whose lease
+   * has expired, and that at least one active (not paused) watch wants, for `leaseMs`. Two
+   * owners never hold the same target.
+   */
   claimDue(owner: string, now: number, leaseMs: number, max: number): Awaitable<ClaimedTarget[]>;
-  /** A failed poll: the snapshot stays; the target is due again at `nextPollAt`. */
+  /** A failed poll: the snapshot stays; the target is due again at `nextPollAt`. Nothing when `owner` no longer holds it. */
   release(key: string, owner: string, nextPollAt: number): Awaitable<void>;
   /**
    * A successful poll, in one transaction: the new snapshot, the next poll, and (when `changes`
@@ -73,16 +84,20 @@ export type WatchStore = {
    */
   recordPoll(key: string, owner: string, poll: { snapshot: string; nextPollAt: number; now: number; changes?: string }): Awaitable<boolean>;
 
-  /** Claims up to `max` notifications due at `now`, oldest first, for `leaseMs`. */
+  /**
+   * Claims up to `max` notifications due at `now` that nobody holds (or whose lease expired),
+   * oldest first, for `leaseMs`. A watch's notifications go in order: one waits while an older
+   * one of the same watch is pending.
+   */
   claimNotifications(owner: string, now: number, leaseMs: number, max: number): Awaitable<Notification[]>;
   /** Sent: forgotten. */
   delivered(id: number): Awaitable<void>;
-  /** Not sent now (a 429, Telegram down): due again at `at`. */
+  /** Not sent now (a 429, Telegram down): one more attempt counted, the lease given back, due again at `at`. */
   retryLater(id: number, at: number): Awaitable<void>;
   /** The chat blocked the bot or is gone: its watches pause, its pending notifications are dropped. */
   pauseChat(chatId: number, now: number): Awaitable<void>;
   /** The chat wrote to the bot again: its watches resume (true when any were paused). */
   resumeChat(chatId: number): Awaitable<boolean>;
-  /** The chat may no longer use the bot: its watches and notifications go. */
+  /** The chat may no longer use the bot: its watches and notifications go, and the targets no other chat watches. */
   removeChat(chatId: number): Awaitable<void>;
 };

@@ -60,3 +60,20 @@ export const changeSetSchema = z.object({
   foundAt: z.number(),
 });
 export type ChangeSet = z.infer<typeof changeSetSchema>;
+
+/**
+ * A snapshot or a change set read back from the store; undefined when it is not JSON or not of
+ * this version's shape (written by a newer version, or damaged): the caller starts afresh.
+ */
+export const readStored = <S extends z.ZodType>(schema: S, json: string | undefined): z.infer<S> | undefined => {
+  if (json === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+};

@@ -35,3 +35,11 @@ const distinct = <R extends { SAP_ID: string }>(items: R[]): R[] => {
   const seen = new Set<string>();
   return items.filter((item) => !seen.has(item.SAP_ID) && Boolean(seen.add(item.SAP_ID)));
 };
+
+/** The records of a watch: all of its query's, or for a watch of one record only that one. */
+export const watchedRecords = (all: AllRecords, sapId: string | undefined): AllRecords => {
+  if (sapId === undefined) return all;
+  return all.resource === 'order'
+    ? { ...all, items: all.items.filter((item) => item.SAP_ID === sapId) }
+    : { ...all, items: all.items.filter((item) => item.SAP_ID === sapId) };
+};

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { DEMO_EPOCH } from '../../src/demo/motion.ts';
 import { startDemoPortal } from '../../src/demo/portal-server.ts';
 import { sampleData } from '../../src/demo/sample-data.ts';
 import { envelopeSchema, orderSchema, pageSchema, specificationSchema } from '../../src/portal/schemas.ts';
@@ -8,7 +9,8 @@ import { envelopeSchema, orderSchema, pageSchema, specificationSchema } from '..
 const TOKEN = 'demo-token-7f3a';
 let portal: { url: string; close(): Promise<void> };
 beforeAll(async () => {
-  portal = await startDemoPortal({ token: TOKEN });
+  // Frozen at tick 0: these tests count statuses and amounts of the sample data as it is.
+  portal = await startDemoPortal({ token: TOKEN, clock: () => DEMO_EPOCH });
 });
 afterAll(() => portal.close());
 

@@ -100,3 +100,17 @@ describe('createBotMetrics', () => {
     expect(text).toContain('# TYPE portal_cache_misses_total counter\nportal_cache_misses_total 0\n');
   });
 });
+
+describe('gauges', () => {
+  it('render the value last set, per label set, from 0', () => {
+    const registry = createMetricsRegistry();
+    const pending = registry.gauge({ name: 'pending', help: 'Pending.' });
+    const byKind = registry.gauge<'kind'>({ name: 'things', help: 'Things.', labelNames: ['kind'] });
+    expect(registry.render()).toBe('# HELP pending Pending.\n# TYPE pending gauge\npending 0\n# HELP things Things.\n# TYPE things gauge\n');
+    pending.set({}, 5);
+    pending.set({}, 3);
+    byKind.set({ kind: 'a' }, 2);
+    expect(registry.render()).toContain('pending 3\n');
+    expect(registry.render()).toContain('things{kind="a"} 2\n');
+  });
+});

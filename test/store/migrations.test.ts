@@ -28,18 +28,45 @@ describe('migrations', () => {
     const db = memoryDb();
     expect(schemaVersion(db)).toBe(0);
     expect(migrate(db)).toBe(MIGRATIONS.length);
-    expect(schemaVersion(db)).toBe(1);
-    expect(tables(db)).toEqual(['chat_settings', 'queries', 'user_settings']);
+    expect(schemaVersion(db)).toBe(2);
+    // sqlite_sequence is SQLite's own, kept for the AUTOINCREMENT ids.
+    expect(tables(db)).toEqual(['chat_settings', 'notifications', 'queries', 'sqlite_sequence', 'user_settings', 'watch_targets', 'watches']);
     expect(columns(db, 'queries')).toEqual(['key', 'resource', 'filter', 'value', 'created_at', 'last_used_at']);
     expect(columns(db, 'user_settings')).toEqual(['user_id', 'locale', 'page_size', 'updated_at']);
     expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at']);
+    expect(columns(db, 'watch_targets')).toEqual([
+      'key', 'resource', 'filter', 'value', 'sap_id', 'snapshot', 'snapshot_at', 'next_poll_at', 'lease_owner', 'lease_until',
+    ]);
+    expect(columns(db, 'watches')).toEqual([
+      'id', 'chat_id', 'thread_id', 'target_key', 'created_by', 'locale', 'created_at', 'last_change_at', 'paused_at',
+    ]);
+    expect(columns(db, 'notifications')).toEqual([
+      'id', 'watch_id', 'chat_id', 'thread_id', 'locale', 'target_key', 'changes', 'created_at', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_until',
+    ]);
+  });
+
+  it('adds the watch tables to a database of version 1, keeping what it holds', () => {
+    const db = memoryDb();
+    expect(migrate(db, MIGRATIONS.slice(0, 1))).toBe(1);
+    db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    expect(migrate(db)).toBe(2);
+    expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
+    expect(db.prepare('SELECT count(*) AS n FROM watches').get()?.n).toBe(0);
+  });
+
+  it('makes the watch tables strict', () => {
+    const db = memoryDb();
+    migrate(db);
+    expect(() => db.exec("INSERT INTO watch_targets (key, resource, filter, value, next_poll_at) VALUES ('k', 'order', 'SAP_ID', '1', 'soon')")).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
   });
 
   it('leaves an up-to-date database as it is', () => {
     const db = memoryDb();
     migrate(db);
     db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
-    expect(migrate(db)).toBe(1);
+    expect(migrate(db)).toBe(2);
     expect(db.prepare('SELECT count(*) AS n FROM chat_settings').get()?.n).toBe(1);
   });
 
@@ -48,7 +75,7 @@ describe('migrations', () => {
     migrate(db);
     db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
     const next: Migration = { name: 'chat timezone', sql: 'ALTER TABLE chat_settings ADD COLUMN time_zone TEXT;' };
-    expect(migrate(db, [...MIGRATIONS, next])).toBe(2);
+    expect(migrate(db, [...MIGRATIONS, next])).toBe(3);
     expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at', 'time_zone']);
     expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
   });
@@ -57,7 +84,7 @@ describe('migrations', () => {
     const db = memoryDb();
     const broken: Migration = { name: 'broken', sql: 'CREATE TABLE half_done (id INTEGER); INSERT INTO nowhere VALUES (1);' };
     expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow(/no such table: nowhere/);
-    expect(schemaVersion(db)).toBe(1);
+    expect(schemaVersion(db)).toBe(2);
     expect(tables(db)).not.toContain('half_done');
     expect(db.isTransaction).toBe(false);
   });
@@ -73,8 +100,8 @@ describe('migrations', () => {
       }
     })();
     expect(error).toBeInstanceOf(StoreVersionError);
-    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 7, known: 1 });
-    expect((error as Error).message).toMatch(/schema version 7.*only up to 1.*newer version/);
+    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 7, known: 2 });
+    expect((error as Error).message).toMatch(/schema version 7.*only up to 2.*newer version/);
     expect(tables(db)).toEqual([]);
     expect(schemaVersion(db)).toBe(7);
   });

@@ -8,6 +8,7 @@ import { setCommandMenus } from '../../src/bot/commands-menu.ts';
 import { parseConfig } from '../../src/config.ts';
 import { openPortal } from '../../src/app/portal.ts';
 import { startReceiving } from '../../src/app/telegram.ts';
+import { startWatches } from '../../src/app/watches.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -55,10 +56,12 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({ bot, config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
     await api.waitForPolling();
+    const watches = startWatches({ config, store: store.watches, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
     return {
       inFlight: receiving.inFlight,
+      watches,
       async stop() {
-        await receiving.stop(5_000);
+        await Promise.all([receiving.stop(5_000), watches.stop(5_000)]);
         store.close();
       },
     };
@@ -111,6 +114,16 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     press,
     settle,
     button,
+    /** The running bot's watches: `runOnce()` polls what is due and sends what is pending, now. */
+    watches: () => instance.watches,
+    /** Stops the bot (gracefully); `up` starts it again on the same data directory. */
+    async down() {
+      await settle();
+      await instance.stop();
+    },
+    async up() {
+      instance = await launch();
+    },
     /** Stops the bot and starts a new one on the same data directory, as a redeploy does. */
     async restart() {
       await settle();

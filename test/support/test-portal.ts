@@ -1,9 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEMO_EPOCH } from '../../src/demo/motion.ts';
 import { createDemoPortalHandler } from '../../src/demo/portal-server.ts';
 
 // The demo portal behind a switch: by default it answers as the demo portal does; a test can
-// make it fail in each way a real portal can. It counts the requests it receives.
+// make it fail in each way a real portal can. It counts the requests it receives. Its demo clock
+// stands still at DEMO_EPOCH (the sample data as it is) until a test moves it.
 
 export type PortalFault = 'http500' | 'garbage' | 'rejected' | 'wrongShape' | 'hang' | 'reset';
 
@@ -48,7 +50,9 @@ const sendAnswer = (res: ServerResponse, { status = 200, body }: PortalAnswer) =
 };
 
 export const startTestPortal = async (token = 'test-portal-token') => {
-  let demo = createDemoPortalHandler({ token });
+  let demoTime = DEMO_EPOCH;
+  const clock = () => demoTime;
+  let demo = createDemoPortalHandler({ token, clock });
   let acceptedToken = token;
   let fault: PortalFault | undefined;
   /** Faults for the next requests only, first first (they win over `fault`). */
@@ -110,7 +114,18 @@ export const startTestPortal = async (token = 'test-portal-token') => {
     /** From now on only `next` is accepted: the old token gets 401, as after a rotation. */
     rotateToken(next: string) {
       acceptedToken = next;
-      demo = createDemoPortalHandler({ token: next });
+      demo = createDemoPortalHandler({ token: next, clock });
+    },
+    /** The time the demo data stands at (ms since the epoch); DEMO_EPOCH until a test moves it. */
+    get demoTime() {
+      return demoTime;
+    },
+    setDemoTime(ms: number) {
+      demoTime = ms;
+    },
+    /** Moves the demo data on: a minute is one tick of motion (src/demo/motion.ts). */
+    advanceDemoClock(ms: number) {
+      demoTime += ms;
     },
     /**
      * Requests whose target matches are held unanswered until the returned function is called

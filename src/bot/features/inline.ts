@@ -3,7 +3,7 @@ import type { InlineQueryResult } from 'telegraf/types';
 import type { AccessOptions } from '../middleware/access.ts';
 import { isAllowedUser } from '../middleware/access.ts';
 import type { BotContext } from '../context.ts';
-import { parseInlineQuery } from '../lookup-args.ts';
+import { parseResourceArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
 import { renderInlineAnswer, renderInlineNoticeResult } from '../views/inline-answer.ts';
 
@@ -19,7 +19,7 @@ export const createInlineFeature = ({ lookups, access }: { lookups: Lookups; acc
     const answer = (results: InlineQueryResult[], nextOffset = '') =>
       ctx.answerInlineQuery(results, { cache_time: INLINE_CACHE_SECONDS, is_personal: true, next_offset: nextOffset });
     if (!isAllowedUser(access, ctx.from.id)) return answer([renderInlineNoticeResult('notAllowed', ctx.t, { id: ctx.from.id })]);
-    const args = parseInlineQuery(ctx.inlineQuery.query);
+    const args = parseResourceArgs(ctx.inlineQuery.query);
     if (!args.ok) return answer([renderInlineNoticeResult('usage', ctx.t)]);
     const offset = /^\d{1,7}$/.test(ctx.inlineQuery.offset) ? Number(ctx.inlineQuery.offset) : 0;
     const results = await lookups.fetchPage(args.query, INLINE_PAGE_SIZE, offset, asker(ctx, 'inline'));

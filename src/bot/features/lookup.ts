@@ -1,5 +1,7 @@
 import { Composer } from 'telegraf';
+import type { Results } from '../../portal/client.ts';
 import type { Resource } from '../../portal/query.ts';
+import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
 import { parseLookupArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
@@ -8,10 +10,14 @@ import { editView, replyOptions, replyView } from '../reply.ts';
 import { whileTyping } from '../typing.ts';
 import { renderLookup } from '../views/lookup.ts';
 import { renderUsage } from '../views/notices.ts';
+import { watchState, type Watches } from '../watches.ts';
 
 /** `/order …` and `/spec …`, the ◀ ▶ and Refresh buttons under their results, and cross-links. */
-export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: () => Date }) => {
+export const createLookupFeature = ({ lookups, watches, now }: { lookups: Lookups; watches: Watches; now: () => Date }) => {
   const feature = new Composer<BotContext>();
+  // Each results message shows 🔔, or 🔕 when the chat already watches its query.
+  const render = async (ctx: BotContext, results: Results, ref: QueryRef) =>
+    renderLookup(results, ref, ctx.t, ctx.fmt, now(), await watchState(watches, ctx, { query: results.query }));
 
   const lookup = (resource: Resource) => async (ctx: BotContext & { payload: string }) => {
     const args = parseLookupArgs(resource, ctx.payload);
@@ -19,7 +25,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
     const ref = await lookups.refFor(args.query);
     ctx.retry = { type: 'page', ref, limit: ctx.pageSize, offset: 0, refresh: true };
     const results = await whileTyping(ctx, lookups.fetchPage(args.query, ctx.pageSize, 0, asker(ctx, 'command')));
-    return replyView(ctx, renderLookup(results, ref, ctx.t, ctx.fmt, now()));
+    return replyView(ctx, await render(ctx, results, ref));
   };
 
   feature.command('order', lookup('order'));
@@ -28,7 +34,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
   feature.use(
     onCallback('page', async (ctx, action) => {
       const results = await lookups.pressed(ctx, action, { ...action, refresh: true });
-      if (results) await editView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
+      if (results) await editView(ctx, await render(ctx, results, action.ref));
     }),
   );
 
@@ -40,7 +46,7 @@ export const createLookupFeature = ({ lookups, now }: { lookups: Lookups; now: (
       await ctx.answerOnce();
       ctx.retry = { type: 'page', ref: action.ref, limit: ctx.pageSize, offset: 0, refresh: true };
       const results = await whileTyping(ctx, lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, 'button')));
-      await replyView(ctx, renderLookup(results, action.ref, ctx.t, ctx.fmt, now()));
+      await replyView(ctx, await render(ctx, results, action.ref));
     }),
   );
 

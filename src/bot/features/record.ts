@@ -6,9 +6,10 @@ import { editView } from '../reply.ts';
 import { renderRecord } from '../views/record.ts';
 import { renderRecordGone } from '../views/notices.ts';
 import { recordIds, recordsOf } from '../views/resources.ts';
+import { recordTarget, watchState, type Watches } from '../watches.ts';
 
 /** One record of a results page opened in full, in the same message, and its own pages. */
-export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: () => Date }) => {
+export const createRecordFeature = ({ lookups, watches, now }: { lookups: Lookups; watches: Watches; now: () => Date }) => {
   const feature = new Composer<BotContext>();
   feature.use(
     onCallback('record', async (ctx, action) => {
@@ -19,7 +20,9 @@ export const createRecordFeature = ({ lookups, now }: { lookups: Lookups; now: (
       const ids = recordIds(recordsOf(results));
       const index = ids[action.index] === action.id ? action.index : ids.indexOf(action.id);
       const refs = { list: action.ref };
-      const view = index < 0 ? undefined : renderRecord(results, { index, part: action.part }, refs, ctx.t, ctx.fmt, now());
+      const target = index < 0 ? undefined : recordTarget(results, index);
+      const watch = target ? await watchState(watches, ctx, target) : undefined;
+      const view = index < 0 ? undefined : renderRecord(results, { index, part: action.part }, refs, ctx.t, ctx.fmt, now(), watch);
       await editView(ctx, view ?? renderRecordGone(action, ctx.t));
     }),
   );

@@ -3,6 +3,7 @@ import type { Translate } from '../../i18n.ts';
 import type { Paging, Query } from '../../portal/query.ts';
 import { canInline, packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { DetailsView } from '../views/common/details-view.ts';
+import { renderWatchButton, type WatchState } from './watch-button.ts';
 
 const MAX_MATERIAL_ROWS = 10;
 const MAX_REQUEST_BUTTONS = 12;
@@ -19,9 +20,10 @@ export type RecordPlace = { list: QueryRef; paging: Paging; index: number; id: s
 
 /**
  * Under a record in full: cross-links (related production requests; orders and specifications
- * with a position's material), its own pages for long lists, Back and Refresh.
+ * with a position's material), its own pages for long lists, Back and Refresh,
+ * and 🔔/🔕 when given the watch state.
  */
-export const renderRecordKeyboard = (details: DetailsView, place: RecordPlace, t: Translate): InlineKeyboardButton[][] => {
+export const renderRecordKeyboard = (details: DetailsView, place: RecordPlace, t: Translate, watch?: WatchState): InlineKeyboardButton[][] => {
   const at = (part: number, refresh = false) =>
     packCallback({ type: 'record', ref: place.list, ...place.paging, index: place.index, part, id: place.id, refresh });
   // Cross-links go to SAP numbers and material codes, which travel inside the button; a code
@@ -48,5 +50,8 @@ export const renderRecordKeyboard = (details: DetailsView, place: RecordPlace, t
   }
   const back = { text: t('buttons.back'), callback_data: packCallback({ type: 'page', ref: place.list, ...place.paging, refresh: false }) };
   const refresh = { text: t('buttons.refresh'), callback_data: at(details.part, true) };
-  return [...chunk(requests, REQUESTS_PER_ROW), ...materialRows, ...(partRow.length > 0 ? [partRow] : []), [back, refresh]];
+  const bell = watch
+    ? [renderWatchButton(watch, { type: 'watchRecord', ref: place.list, ...place.paging, index: place.index, id: place.id }, t)]
+    : [];
+  return [...chunk(requests, REQUESTS_PER_ROW), ...materialRows, ...(partRow.length > 0 ? [partRow] : []), [back, refresh, ...bell]];
 };

@@ -4,13 +4,14 @@ import type { Paging } from '../../portal/query.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { PageWindow } from '../paging.ts';
 import { renderPager } from './pager.ts';
+import { renderWatchButton, type WatchState } from './watch-button.ts';
 
 const OPEN_BUTTONS_PER_ROW = 5;
 
-/** Under a results page: a numbered button per record that opens it, the pager, and Refresh. */
+/** Under a results page: a numbered button per record that opens it, the pager, Refresh, and 🔔/🔕 when given the watch state. */
 export const renderResultsKeyboard = (
   ids: readonly string[],
-  { paging, window, ref }: { paging: Paging; window: PageWindow; ref: QueryRef },
+  { paging, window, ref, watch }: { paging: Paging; window: PageWindow; ref: QueryRef; watch?: WatchState },
   t: Translate,
 ): InlineKeyboardButton[][] => {
   const open: InlineKeyboardButton[] = ids.map((id, index) => ({
@@ -20,5 +21,6 @@ export const renderResultsKeyboard = (
   const rows: InlineKeyboardButton[][] = [];
   for (let start = 0; start < open.length; start += OPEN_BUTTONS_PER_ROW) rows.push(open.slice(start, start + OPEN_BUTTONS_PER_ROW));
   const refresh = { text: t('buttons.refresh'), callback_data: packCallback({ type: 'page', ref, ...paging, refresh: true }) };
-  return [...rows, ...renderPager(window, ref, t), [refresh]];
+  const bell = watch ? [renderWatchButton(watch, { type: 'watch', ref }, t)] : [];
+  return [...rows, ...renderPager(window, ref, t), [refresh, ...bell]];
 };

@@ -16,8 +16,11 @@ export const renderAccessDenied = (userId: number, chat: Chat | undefined, t: Tr
   return inGroup ? t('access.deniedInChat', { id: userId, chatId: chat.id }) : t('access.denied', { id: userId });
 };
 
-export const renderUsage = (resource: Resource, failure: Exclude<LookupArgs, { ok: true }>, t: Translate): string => {
-  const usage = t(resource === 'order' ? 'usage.order' : 'usage.spec');
+export const renderUsage = (resource: Resource, failure: Exclude<LookupArgs, { ok: true }>, t: Translate): string =>
+  withUsage(t(resource === 'order' ? 'usage.order' : 'usage.spec'), failure, t);
+
+/** What was wrong with the arguments, if it can be said, then how to ask. */
+export const withUsage = (usage: string, failure: Exclude<LookupArgs, { ok: true }>, t: Translate): string => {
   switch (failure.reason) {
     case 'badDate':
       return `${t('usage.badDate', { value: escapeHtml(failure.value) })}\n\n${usage}`;

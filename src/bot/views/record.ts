@@ -4,12 +4,13 @@ import type { Results } from '../../portal/client.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import { recordId } from '../callback-data/record-id.ts';
 import { renderRecordKeyboard } from '../keyboards/record.ts';
+import type { WatchState } from '../keyboards/watch-button.ts';
 import type { View } from './common/view.ts';
 import { recordsOf, withViews } from './resources.ts';
 
 /**
  * One record of a results page in full, with its keyboard (cross-links, its own pages, Back and
- * Refresh). Undefined when the page no longer has a record at that place.
+ * Refresh, 🔔/🔕 when `watch` is given). Undefined when the page no longer has a record at that place.
  */
 export const renderRecord = (
   results: Results,
@@ -18,11 +19,12 @@ export const renderRecord = (
   t: Translate,
   fmt: Formatter,
   fetchedAt?: Date,
+  watch?: WatchState,
 ): View | undefined =>
   withViews(recordsOf(results), (items, views) => {
     const item = items[place.index];
     if (item === undefined) return undefined;
     const details = views.details(item, place.part, t, fmt, fetchedAt);
-    const keyboard = renderRecordKeyboard(details, { list: refs.list, paging: results.paging, index: place.index, id: recordId(views.sapId(item)) }, t);
-    return { text: details.text, keyboard };
+    const at = { list: refs.list, paging: results.paging, index: place.index, id: recordId(views.sapId(item)) };
+    return { text: details.text, keyboard: renderRecordKeyboard(details, at, t, watch) };
   });

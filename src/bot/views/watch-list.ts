@@ -1,0 +1,55 @@
+import type { InlineKeyboardButton } from 'telegraf/types';
+import type { Formatter } from '../../format.ts';
+import type { Translate } from '../../i18n.ts';
+import type { Watch } from '../../store/watch-store.ts';
+import { packCallback } from '../callback-data/codec.ts';
+import { pageNavigation } from '../paging.ts';
+import type { View } from './common/view.ts';
+import { describeTarget } from './watch-notices.ts';
+
+/** Watches on one page of the list, as results are paged. */
+export const WATCH_LIST_PAGE = 10;
+const STOP_BUTTONS_PER_ROW = 5;
+
+/** The page that holds `offset`, or the last one when the list got shorter. */
+export const watchListOffset = (offset: number, total: number): number =>
+  Math.min(Math.floor(offset / WATCH_LIST_PAGE) * WATCH_LIST_PAGE, Math.max(0, Math.ceil(total / WATCH_LIST_PAGE) - 1) * WATCH_LIST_PAGE);
+
+/** A moment's calendar day in the formatter's time zone, as the portal writes dates ("2026-11-23"). */
+const dayOf = (moment: Date, timeZone: string): string => new Intl.DateTimeFormat('en-CA', { timeZone }).format(moment);
+
+/**
+ * The chat's watches, numbered: what, since when, the last change seen; a 🔕 per watch and ◀ ▶
+ * past one page. Empty: how to add one.
+ */
+export const renderWatchList = (watches: readonly Watch[], offset: number, t: Translate, fmt: Formatter, now: Date): View => {
+  if (watches.length === 0) return { text: t('watch.none'), keyboard: [] };
+  const from = watchListOffset(offset, watches.length);
+  const shown = watches.slice(from, from + WATCH_LIST_PAGE);
+  const lines = shown.map((watch, index) =>
+    t('watch.listItem', {
+      n: from + index + 1,
+      what: describeTarget(watch.target, t, fmt),
+      since: fmt.date(dayOf(new Date(watch.createdAt), fmt.timeZone)),
+      last: watch.lastChangeAt === undefined ? t('watch.noChanges') : t('watch.lastChange', { when: fmt.dateTime(new Date(watch.lastChangeAt), now) }),
+    }),
+  );
+  const title = t('watch.listTitle', { from: from + 1, to: from + shown.length, total: watches.length });
+  const stops: InlineKeyboardButton[] = shown.map((watch, index) => ({
+    text: t('watch.button.stopNumbered', { n: from + index + 1 }),
+    callback_data: packCallback({ type: 'unwatch', watchId: watch.id }),
+  }));
+  const rows: InlineKeyboardButton[][] = [];
+  for (let start = 0; start < stops.length; start += STOP_BUTTONS_PER_ROW) rows.push(stops.slice(start, start + STOP_BUTTONS_PER_ROW));
+  return { text: [title, ...lines].join('\n\n'), keyboard: [...rows, ...renderListPager(from, watches.length, t)] };
+};
+
+const renderListPager = (offset: number, total: number, t: Translate): InlineKeyboardButton[][] => {
+  const nav = pageNavigation({ offset, limit: WATCH_LIST_PAGE, total });
+  if (nav.pages <= 1) return [];
+  const row: InlineKeyboardButton[] = [];
+  if (nav.prev !== undefined) row.push({ text: t('pager.prev'), callback_data: packCallback({ type: 'watchList', offset: nav.prev }) });
+  row.push({ text: t('pager.position', { page: nav.page, pages: nav.pages }), callback_data: packCallback({ type: 'noop' }) });
+  if (nav.next !== undefined) row.push({ text: t('pager.next'), callback_data: packCallback({ type: 'watchList', offset: nav.next }) });
+  return [row];
+};

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import type { Results } from '../portal/client.ts';
+import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
+import { targetKey } from '../store/target-key.ts';
+import { fetchAll, watchedRecords } from '../watch/fetch-all.ts';
+import type { BotContext } from './context.ts';
+import type { WatchState } from './keyboards/watch-button.ts';
+import type { LookupPortal } from './lookups.ts';
+
+export type Watches = ReturnType<typeof createWatches>;
+
+export type StartResult =
+  | { kind: 'added' | 'already'; watch: Watch; count?: number }
+  | { kind: 'tooMany'; total: number; max: number }
+  | { kind: 'limit'; limit: number };
+
+/**
+ * When a new target is first polled: a fixed offset within the interval taken from its key, so
+ * that targets added together (a morning's worth of /watch) are polled spread over the interval,
+ * and the same target always lands at the same offset.
+ */
+export const pollOffset = (key: string, intervalMs: number): number =>
+  createHash('sha256').update(key).digest().readUInt32BE(0) % intervalMs;
+
+/** What the /watch command and the 🔔 🔕 buttons do to a chat's watches; each change leaves an audit line. */
+export const createWatches = ({
+  store,
+  portal,
+  config,
+  logger,
+  now,
+}: {
+  store: WatchStore;
+  portal: LookupPortal;
+  config: Pick<Config['watch'], 'intervalMs' | 'limitPerChat' | 'maxRecords'>;
+  logger: Logger;
+  now: () => Date;
+}) => {
+  const audit = (ctx: BotContext, watch: Watch, message: 'watch added' | 'watch stopped') => {
+    const { resource, filter, value } = watch.target.query;
+    const sapId = watch.target.sapId === undefined ? {} : { sapId: watch.target.sapId };
+    logger.info({ audit: true, chatId: watch.chatId, userId: ctx.from?.id, watchId: watch.id, resource, filter, value, ...sapId }, message);
+  };
+
+  return {
+    /** The chat's watch of a target, if any: a button shows 🔕 for it. */
+    find: async (chatId: number, target: WatchTarget): Promise<Watch | undefined> => store.find(chatId, targetKey(target)),
+
+    list: async (chatId: number): Promise<Watch[]> => store.list(chatId),
+
+    /**
+     * Watches a target for the update's chat: already watched, too many records (the portal asked
+     * past the cache, one more than the maximum to know it is past), the chat's limit, or added.
+     * The poller takes the first snapshot; nothing is compared here.
+     */
+    async start(ctx: BotContext, chatId: number, target: WatchTarget): Promise<StartResult> {
+      const key = targetKey(target);
+      const existing = await store.find(chatId, key);
+      if (existing) return { kind: 'already', watch: existing };
+      const all = await fetchAll(portal.fresh ?? portal, target.query, config.maxRecords + 1);
+      if (all.total > config.maxRecords) return { kind: 'tooMany', total: all.total, max: config.maxRecords };
+      const at = now().getTime();
+      const threadId = threadOf(ctx);
+      const topic = threadId !== undefined && isForum(ctx) ? { threadId } : {};
+      const added = await store.add({
+        chatId,
+        ...topic,
+        target,
+        createdBy: ctx.from?.id ?? chatId,
+        locale: ctx.locale,
+        now: at,
+        limitPerChat: config.limitPerChat,
+        firstPollAt: at + pollOffset(key, config.intervalMs),
+      });
+      if (!added.ok) return { kind: 'limit', limit: config.limitPerChat };
+      if (!added.created) return { kind: 'already', watch: added.watch };
+      audit(ctx, added.watch, 'watch added');
+      return { kind: 'added', watch: added.watch, count: watchedRecords(all, target.sapId).items.length };
+    },
+
+    /** Stops one of the chat's watches; undefined when the chat has no such watch (a forged or stale button). */
+    async stop(ctx: BotContext, chatId: number, watchId: number): Promise<Watch | undefined> {
+      const watch = (await store.list(chatId)).find((candidate) => candidate.id === watchId);
+      if (!watch || !(await store.remove(chatId, watchId))) return undefined;
+      audit(ctx, watch, 'watch stopped');
+      return watch;
+    },
+  };
+};
+
+/** The topic of the command, or of the message whose button was pressed. */
+const threadOf = (ctx: BotContext): number | undefined => {
+  const message = ctx.message ?? ctx.callbackQuery?.message;
+  return message && 'message_thread_id' in message ? message.message_thread_id : undefined;
+};
+
+/** Only a forum's topics are places of their own; elsewhere a thread id belongs to a reply thread. */
+const isForum = (ctx: BotContext): boolean => ctx.chat?.type === 'supergroup' && ctx.chat.is_forum === true;
+
+/** 🔔 or 🔕 for a message in this chat: the chat's watch of the target, if any; nothing to show without a chat. */
+export const watchState = async (watches: Watches, ctx: BotContext, target: WatchTarget): Promise<WatchState | undefined> => {
+  const chatId = ctx.chat?.id;
+  if (chatId === undefined) return undefined;
+  const watch = await watches.find(chatId, target);
+  return watch ? { watchId: watch.id } : {};
+};
+
+/**
+ * What watching one record of a page means: an order by its SAP number (the portal filters orders
+ * by it); a specification within the page's query, by its SAP number (the portal cannot filter
+ * specifications by it).
+ */
+export const recordTarget = (results: Results, index: number): WatchTarget | undefined => {
+  const sapId = results.page.items[index]?.SAP_ID;
+  if (sapId === undefined) return undefined;
+  return results.resource === 'order' ? { query: { resource: 'order', filter: 'SAP_ID', value: sapId } } : { query: results.query, sapId };
+};

@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../support/harness.ts';
+
+// Watches end to end: the real bot and its poller against the strict emulator and the demo portal,
+// whose clock the tests step (order 0007300100's status moves every minute, specification
+// ДП-77/2026 № 1 gets an act every second minute). WATCH_INTERVAL_SECONDS 1: every watched query
+// is due within a second; `poll()` waits for that and runs one round of polls and sends.
+
+const MINUTE = 60_000;
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ env: { WATCH_INTERVAL_SECONDS: '1' } });
+});
+afterAll(async () => {
+  if (process.env.DEBUG_WATCH) for (const line of h.logs) if (Number(line.level) >= 40 || String(line.msg).includes('watch')) console.log(JSON.stringify(line).slice(0, 400));
+  await h.close();
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Every watched query is due again; one round of polls, then the notifications they queued. */
+const poll = async () => {
+  await sleep(1_100);
+  await h.watches().runOnce();
+  await h.watches().runOnce();
+};
+/** The chat's change notifications (not the confirmations of /watch, which start alike). */
+/** Runs rounds of polls and sends until `done` holds (or fails after 8 s). */
+const eventually = async (done: () => boolean) => {
+  const until = Date.now() + 8_000;
+  while (!done()) {
+    if (Date.now() > until) throw new Error('watches: the expected notifications did not come');
+    await sleep(200);
+    await h.watches().runOnce();
+  }
+};
+const notifications = (chatId: number) =>
+  h.api.messagesIn(chatId).filter((message) => message.text.startsWith('🔔') && !/^🔔 (Слежу за|Watching):/.test(message.text));
+const portalCalls = (sapId: string) => h.portal.requests.filter((url) => url.includes(`SAP_ID=${sapId}`)).length;
+
+describe('a watched order', () => {
+  it('tells every watching chat of a status change once, each in its language, and nothing while nothing changes', async () => {
+    const ru = h.api.createUser({ language_code: 'ru' });
+    const en = h.api.createUser({ language_code: 'en' });
+    await h.ask(ru, '/watch 0007300100');
+    await h.ask(en, '/watch 0007300100');
+    await poll();
+    await poll();
+    expect(notifications(ru.id)).toEqual([]);
+    expect(notifications(en.id)).toEqual([]);
+
+    h.portal.advanceDemoClock(MINUTE);
+    await eventually(() => notifications(ru.id).length > 0 && notifications(en.id).length > 0);
+    await poll();
+    const [toRu, ...moreRu] = notifications(ru.id);
+    const [toEn, ...moreEn] = notifications(en.id);
+    expect(moreRu).toEqual([]);
+    expect(moreEn).toEqual([]);
+    expect(toRu?.text).toContain('Заказ № 0007300100');
+    expect(toRu?.text).toContain('Статус: Производство → Отгружен');
+    expect(toEn?.text).toContain('Order No. 0007300100');
+    expect(toEn?.text).toContain('Status: Производство → Отгружен');
+    expect(toRu?.buttons.map((button) => button.text)).toContain('🔕 Не следить');
+    expect(h.logs).toContainEqual(expect.objectContaining({ audit: true, chatId: ru.id, records: 1, msg: 'notification sent' }));
+  });
+
+  it('polls a query watched by two chats once per interval', async () => {
+    const first = h.api.createUser({ language_code: 'en' });
+    const second = h.api.createUser({ language_code: 'en' });
+    await h.ask(first, '/watch 0007300372');
+    await h.ask(second, '/watch 0007300372');
+    const before = portalCalls('0007300372');
+    const startedAt = Date.now();
+    await poll();
+    await poll();
+    await poll();
+    const seconds = (Date.now() - startedAt) / 1000;
+    // One call per interval (1 s) for both chats together, not one per chat.
+    const calls = portalCalls('0007300372') - before;
+    expect(calls).toBeGreaterThanOrEqual(Math.floor(seconds) - 1);
+    expect(calls).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
+  });
+
+  it('tells nothing during a portal outage, and only the real change once it is back', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    await h.ask(user, '/watch 0007300100');
+    await poll();
+    h.portal.fail('http500');
+    h.portal.advanceDemoClock(MINUTE);
+    await poll();
+    await poll();
+    expect(notifications(user.id)).toEqual([]);
+    h.portal.fail(undefined);
+    await eventually(() => notifications(user.id).length > 0);
+    await poll();
+    expect(notifications(user.id)).toHaveLength(1);
+    expect(notifications(user.id)[0]?.text).toContain('Status: Отгружен → Оценка производства');
+  });
+
+  it('tells a change made while the bot was stopped once, after it starts', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    await h.ask(user, '/watch 0007300100');
+    await poll();
+    await h.down();
+    h.portal.advanceDemoClock(MINUTE);
+    await h.up();
+    await eventually(() => notifications(user.id).length > 0);
+    await poll();
+    await poll();
+    expect(notifications(user.id)).toHaveLength(1);
+  });
+
+  it('stops when its 🔕 is pressed', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    await h.ask(user, '/watch 0007300100');
+    await poll();
+    h.portal.advanceDemoClock(MINUTE);
+    await eventually(() => notifications(user.id).length > 0);
+    const [told] = notifications(user.id);
+    expect(told).toBeDefined();
+    const { answer } = await h.press(user, told!, h.button(told, '🔕 Stop watching'));
+    expect(answer?.text).toBe('Stopped watching');
+    h.portal.advanceDemoClock(MINUTE);
+    await poll();
+    await poll();
+    expect(notifications(user.id)).toHaveLength(1);
+  });
+});
+
+describe('a watched contract in a forum topic', () => {
+  it('tells of a new document on one of its specifications, in the topic', async () => {
+    const member = h.api.createUser({ language_code: 'ru' });
+    const group = h.api.createGroup({ type: 'supergroup', forum: true });
+    h.api.sendText({ from: member, chat: group, threadId: 7, text: '/watch spec ДП-77/2026' });
+    await h.settle();
+    await poll();
+    h.portal.advanceDemoClock(2 * MINUTE);
+    await eventually(() => notifications(group.id).length > 0);
+    await poll();
+    const told = notifications(group.id);
+    expect(told).toHaveLength(1);
+    expect(told[0]?.text).toContain('Новый документ: АКТ-');
+    expect(told[0]?.message_thread_id).toBe(7);
+  });
+});
+
+describe('a chat that blocked the bot', () => {
+  it('is not written to again and again, and hears again once it writes', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    await h.ask(user, '/watch 0007300100');
+    await poll();
+    h.api.blockBot(user.id);
+    h.portal.advanceDemoClock(MINUTE);
+    await eventually(() => h.logs.some((line) => line.chatId === user.id && line.msg === 'chat unreachable: its watches are paused until it writes again'));
+    const attempts = () => h.api.callsTo('sendMessage', { chatId: user.id }).length;
+    const afterBlock = attempts();
+    h.portal.advanceDemoClock(MINUTE);
+    await poll();
+    await poll();
+    expect(attempts()).toBe(afterBlock);
+    expect(h.logs).toContainEqual(expect.objectContaining({ chatId: user.id, msg: 'chat unreachable: its watches are paused until it writes again' }));
+
+    h.api.blockBot(user.id, false);
+    await h.ask(user, '/help');
+    h.portal.advanceDemoClock(MINUTE);
+    await eventually(() => notifications(user.id).length > 0);
+    expect(notifications(user.id)).toHaveLength(1);
+  });
+});
