@@ -57,7 +57,7 @@ const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchesFor = (bot: ReturnType<typeof botFor>) =>
-  startWatches({ config, store: store.watches, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+  startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
 
 let watches: Watches | undefined;
 if (consoleMode) {

@@ -10,21 +10,35 @@ import { createFormatter } from '../format.ts';
 import { createTranslator, LOCALES, type Locale } from '../i18n.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { PortalClient } from '../portal/client.ts';
+import type { SettingsStore } from '../store/store.ts';
 import type { WatchStore } from '../store/watch-store.ts';
 import { createPoller } from '../watch/poller.ts';
 import { createSender } from '../watch/sender.ts';
+import { isGroupChat } from '../watch/send-limits.ts';
 
 /** Watched queries polled at once: two of the portal's connections at most, so user lookups come first. */
 export const WATCH_POLL_CONCURRENCY = 2;
-/** How often due polls and pending notifications are looked for. */
+/** How often due polls and pending notifications are looked for (a poll that ends claims the next at once). */
 const TICK_MS = 1_000;
-/** A claim outlasts any poll (five pages within PORTAL_TIMEOUT_MS each, and a retry) or send. */
-const LEASE_MS = 5 * 60_000;
+/** How often the watch gauges are brought up to date. */
+const GAUGES_MS = 15_000;
+/** A notification's claim outlasts any send. */
+const SEND_LEASE_MS = 5 * 60_000;
 const SEND_BATCH = 30;
 
+/**
+ * A poll's claim outlasts the longest poll: every page of WATCH_MAX_RECORDS, each within
+ * PORTAL_TIMEOUT_MS and one retry, and a minute to spare. A poll that still outlives it cannot
+ * record (its claim token is stale) and is redone.
+ */
+export const pollLeaseMs = (maxRecords: number, portalTimeoutMs: number): number =>
+  (Math.ceil(maxRecords / 20) + 1) * (2 * portalTimeoutMs + 500) + 60_000;
+
 export type WatchesOptions = {
-  config: Pick<Config, 'watch' | 'timeZone'> & { access: AccessOptions };
+  config: Pick<Config, 'watch' | 'timeZone'> & { access: AccessOptions; portal: { timeoutMs: number } };
   store: WatchStore;
+  /** A group's language, read when its notification is sent (it may have changed since the watch). */
+  settings: Pick<SettingsStore, 'chatLocale'>;
   /** The portal past its cache. */
   portal: PortalClient;
   telegram: Pick<Telegram, 'callApi'>;
@@ -39,7 +53,7 @@ const perLocale = <T>(make: (locale: Locale) => T) => Object.fromEntries(LOCALES
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatches = ({ config, store, portal, telegram, logger, metrics, now = Date.now }: WatchesOptions) => {
+export const startWatches = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now }: WatchesOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
@@ -51,21 +65,26 @@ export const startWatches = ({ config, store, portal, telegram, logger, metrics,
     intervalMs: config.watch.intervalMs,
     maxRecords: config.watch.maxRecords,
     concurrency: WATCH_POLL_CONCURRENCY,
-    leaseMs: LEASE_MS,
+    leaseMs: pollLeaseMs(config.watch.maxRecords, config.portal.timeoutMs),
+    onSlotFree: () => polls.run(),
     isAllowed: (watch) => isAllowedUser(config.access, watch.createdBy, watch.chatId),
     now,
-    ...(metrics && {
-      events: { polled: (outcome: string) => metrics.watchPolls.inc({ outcome }), changed: (records: number) => metrics.watchChanges.inc({}, records) },
-    }),
+    events: {
+      polled: (outcome: string) => metrics?.watchPolls.inc({ outcome }),
+      changed: (records: number) => {
+        metrics?.watchChanges.inc({}, records);
+        sends.run();
+      },
+    },
   });
   const sender = createSender({
     store,
     sendMessage: (payload) => (telegram.callApi as (method: string, payload: object) => Promise<unknown>)('sendMessage', payload),
-    render: (changes, notification) =>
-      renderNotification(changes, notification.target, notification.watchId, translators[notification.locale], formatters[notification.locale]),
+    render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
+    localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,
     owner,
-    leaseMs: LEASE_MS,
+    leaseMs: SEND_LEASE_MS,
     batch: SEND_BATCH,
     quietHours: config.watch.quietHours,
     timeZone: config.timeZone,
@@ -78,44 +97,62 @@ export const startWatches = ({ config, store, portal, telegram, logger, metrics,
     }),
   });
 
-  const tick = async () => {
-    await poller.tick();
-    await sender.tick();
-    if (metrics) {
-      const counts = await store.counts();
-      metrics.watches.set({}, counts.watches);
-      metrics.watchedTargets.set({}, counts.targets);
-      metrics.pendingNotifications.set({}, counts.pending);
-    }
+  const gauges = async () => {
+    if (!metrics) return;
+    const counts = await store.counts();
+    metrics.watches.set({}, counts.watches);
+    metrics.watchedTargets.set({}, counts.targets);
+    metrics.pendingNotifications.set({}, counts.pending);
   };
-
-  let current: Promise<void> | undefined;
-  let stopped = false;
-  const timer = setInterval(() => {
-    // A tick still running (a slow store, many notifications) is not joined by another.
-    if (current !== undefined || stopped) return;
-    current = tick()
-      // The store or Telegram failed for this tick: the next one tries again.
-      .catch((error: unknown) => logger.error({ err: error }, 'watches: a tick failed'))
-      .finally(() => (current = undefined));
-  }, TICK_MS);
+  // Polling and sending each go at their own pace: a long batch of sends never holds polls up.
+  const polls = repeat(() => poller.tick(), TICK_MS, logger);
+  const sends = repeat(() => sender.tick(), TICK_MS, logger);
+  const metering = repeat(gauges, GAUGES_MS, logger);
 
   return {
-    /** One tick now (tests); resolves when its polls are recorded and its notifications sent. */
+    /** One round now (tests): polls what is due, waits for them, sends what is pending. */
     async runOnce(): Promise<void> {
-      await tick();
+      await poller.tick();
       await poller.settled();
       await sender.tick();
+      await gauges();
     },
     /**
-     * No new tick; waits for the one under way and, up to `graceMs`, for polls in flight. A poll cut
-     * off records nothing: its lease runs out and the next poll (here or in another process) redoes it.
+     * No new round; waits for those under way and, within `graceMs`, for polls in flight. A poll
+     * cut off records nothing: its claim runs out and the next poll (here or elsewhere) redoes it.
      */
     async stop(graceMs = 5_000): Promise<void> {
+      const deadline = new AbortController();
+      await Promise.race([
+        Promise.all([polls.stop(), sends.stop(), metering.stop()]).then(() => poller.settled()),
+        pause(graceMs, deadline.signal),
+      ]);
+      deadline.abort();
+    },
+  };
+};
+
+/** Runs `step` every `everyMs`, never two at once; `run()` starts one now if none is under way. */
+const repeat = (step: () => Promise<unknown>, everyMs: number, logger: Logger) => {
+  let current: Promise<void> | undefined;
+  let stopped = false;
+  const run = () => {
+    if (current !== undefined || stopped) return;
+    current = step()
+      // The store or Telegram failed this time: the next round tries again.
+      .then(
+        () => undefined,
+        (error: unknown) => logger.error({ err: error }, 'watches: a round failed'),
+      )
+      .finally(() => (current = undefined));
+  };
+  const timer = setInterval(run, everyMs);
+  return {
+    run,
+    async stop() {
       stopped = true;
       clearInterval(timer);
       await current;
-      await Promise.race([poller.settled(), pause(graceMs)]);
     },
   };
 };

@@ -5,6 +5,8 @@ import type { Results } from '../portal/client.ts';
 import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
 import { targetKey } from '../store/target-key.ts';
 import { fetchAll, watchedRecords } from '../watch/fetch-all.ts';
+import { snapshotOf } from '../watch/snapshot.ts';
+import { parseLookupValue } from './lookup-args.ts';
 import type { BotContext } from './context.ts';
 import type { WatchState } from './keyboards/watch-button.ts';
 import type { LookupPortal } from './lookups.ts';
@@ -53,7 +55,7 @@ export const createWatches = ({
     /**
      * Watches a target for the update's chat: already watched, too many records (the portal asked
      * past the cache, one more than the maximum to know it is past), the chat's limit, or added.
-     * The poller takes the first snapshot; nothing is compared here.
+     * The records fetched here are the watch's first snapshot (when nobody watched the target yet).
      */
     async start(ctx: BotContext, chatId: number, target: WatchTarget): Promise<StartResult> {
       const key = targetKey(target);
@@ -73,6 +75,8 @@ export const createWatches = ({
         now: at,
         limitPerChat: config.limitPerChat,
         firstPollAt: at + pollOffset(key, config.intervalMs),
+        // What the chat was shown is what later changes are told against, from this moment on.
+        snapshot: JSON.stringify(snapshotOf(watchedRecords(all, target.sapId))),
       });
       if (!added.ok) return { kind: 'limit', limit: config.limitPerChat };
       if (!added.created) return { kind: 'already', watch: added.watch };
@@ -113,7 +117,15 @@ export const watchState = async (watches: Watches, ctx: BotContext, target: Watc
  * specifications by it).
  */
 export const recordTarget = (results: Results, index: number): WatchTarget | undefined => {
-  const sapId = results.page.items[index]?.SAP_ID;
-  if (sapId === undefined) return undefined;
-  return results.resource === 'order' ? { query: { resource: 'order', filter: 'SAP_ID', value: sapId } } : { query: results.query, sapId };
+  if (results.resource === 'order') {
+    const order = results.page.items[index];
+    return order && { query: { resource: 'order', filter: 'SAP_ID', value: order.SAP_ID } };
+  }
+  const spec = results.page.items[index];
+  if (spec === undefined) return undefined;
+  // The portal cannot filter specifications by SAP number: the narrowest query that finds this
+  // one is its number (a few records, whatever list it was opened from), else the list's query.
+  const byNumber = parseLookupValue('SPECIFICATION_NUMBER', spec.SPECIFICATION_NUMBER);
+  const query = byNumber.ok && byNumber.value === spec.SPECIFICATION_NUMBER ? { resource: 'specification' as const, filter: 'SPECIFICATION_NUMBER' as const, value: byNumber.value } : results.query;
+  return { query, sapId: spec.SAP_ID };
 };

@@ -15,6 +15,7 @@ export type SqliteWatchQueue = {
   claimNotifications(owner: string, now: number, leaseMs: number, max: number): Notification[];
   delivered(id: number): void;
   retryLater(id: number, at: number): void;
+  postpone(id: number, at: number): void;
 };
 
 const checkClaim = (owner: string, leaseMs: number, max: number): void => {
@@ -51,8 +52,9 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
     ORDER BY n.id LIMIT :max`);
   const leaseNotification = db.prepare('UPDATE notifications SET lease_owner = :owner, lease_until = :until WHERE id = :id');
   const deleteNotification = db.prepare('DELETE FROM notifications WHERE id = ?');
-  const postpone = db.prepare(`
+  const retry = db.prepare(`
     UPDATE notifications SET attempts = attempts + 1, next_attempt_at = :at, lease_owner = NULL, lease_until = NULL WHERE id = :id`);
+  const postpone = db.prepare('UPDATE notifications SET next_attempt_at = :at, lease_owner = NULL, lease_until = NULL WHERE id = :id');
 
   return {
     /**
@@ -122,6 +124,10 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
     },
     /** Counts an attempt and gives the notification back, due at `at`. */
     retryLater(id, at) {
+      retry.run({ id, at });
+    },
+    /** Gives the notification back, due at `at`, counting no attempt. */
+    postpone(id, at) {
       postpone.run({ id, at });
     },
   };

@@ -20,6 +20,7 @@ export type SqliteWatchStore = SqliteWatchQueue & {
   counts(): { watches: number; targets: number; pending: number };
   pauseChat(chatId: number, now: number): void;
   resumeChat(chatId: number): boolean;
+  moveChat(fromChatId: number, toChatId: number): void;
   removeChat(chatId: number): void;
 };
 
@@ -37,8 +38,8 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
   const selectByTarget = db.prepare(`SELECT ${WATCH_COLUMNS} ${FROM} WHERE w.target_key = ? ORDER BY w.id`);
   const countChat = db.prepare('SELECT count(*) AS n FROM watches WHERE chat_id = ?');
   const insertTarget = db.prepare(`
-    INSERT INTO watch_targets (key, resource, filter, value, sap_id, next_poll_at)
-    VALUES (:key, :resource, :filter, :value, :sapId, :firstPollAt)
+    INSERT INTO watch_targets (key, resource, filter, value, sap_id, snapshot, snapshot_at, next_poll_at)
+    VALUES (:key, :resource, :filter, :value, :sapId, :snapshot, :snapshotAt, :firstPollAt)
     ON CONFLICT (key) DO NOTHING`);
   const insertWatch = db.prepare(`
     INSERT INTO watches (chat_id, thread_id, target_key, created_by, locale, created_at)
@@ -52,6 +53,12 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
   const pause = db.prepare('UPDATE watches SET paused_at = ? WHERE chat_id = ? AND paused_at IS NULL');
   const dropChatNotifications = db.prepare('DELETE FROM notifications WHERE chat_id = ?');
   const resume = db.prepare('UPDATE watches SET paused_at = NULL WHERE chat_id = ? AND paused_at IS NOT NULL');
+  // The moved chat's watch of a target the new chat watches too goes (its notifications with it,
+  // ON DELETE CASCADE): the new chat keeps its own.
+  const dropMovedDuplicates = db.prepare(`
+    DELETE FROM watches WHERE chat_id = :from AND target_key IN (SELECT target_key FROM watches WHERE chat_id = :to)`);
+  const moveWatches = db.prepare('UPDATE watches SET chat_id = :to, thread_id = NULL WHERE chat_id = :from');
+  const moveNotifications = db.prepare('UPDATE notifications SET chat_id = :to, thread_id = NULL WHERE chat_id = :from');
   const count = db.prepare(`
     SELECT (SELECT count(*) FROM watches) AS watches, (SELECT count(*) FROM watch_targets) AS targets,
       (SELECT count(*) FROM notifications) AS pending`);
@@ -64,7 +71,7 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
     /**
      * The chat's watch of the same target is returned as it is (created: false), even at the
      * limit; a new one is refused when the chat has `limitPerChat` watches (paused ones count).
-     * A target nobody watched yet is first polled at `firstPollAt`.
+     * A target nobody watched yet is first polled at `firstPollAt`, from the snapshot given (if any).
      */
     add(watch) {
       const chatId = checkId(watch.chatId);
@@ -79,7 +86,16 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
         }
         if (Number(countChat.get(chatId)?.n ?? 0) >= watch.limitPerChat) return { ok: false, reason: 'limit' };
         const { query, sapId } = target;
-        insertTarget.run({ key, resource: query.resource, filter: query.filter, value: query.value, sapId: sapId ?? null, firstPollAt: watch.firstPollAt });
+        insertTarget.run({
+          key,
+          resource: query.resource,
+          filter: query.filter,
+          value: query.value,
+          sapId: sapId ?? null,
+          snapshot: watch.snapshot ?? null,
+          snapshotAt: watch.snapshot === undefined ? null : watch.now,
+          firstPollAt: watch.firstPollAt,
+        });
         const inserted = insertWatch.get({
           chatId,
           threadId: watch.threadId === undefined ? null : checkId(watch.threadId),
@@ -122,6 +138,17 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
       });
     },
     resumeChat: (chatId) => Number(resume.run(checkId(chatId)).changes) > 0,
+    /** Watch ids stay, so each pending notification still belongs to its (moved) watch. */
+    moveChat(fromChatId, toChatId) {
+      const from = checkId(fromChatId);
+      const to = checkId(toChatId);
+      if (from === to) return;
+      immediately(db, () => {
+        dropMovedDuplicates.run({ from, to });
+        moveWatches.run({ from, to });
+        moveNotifications.run({ from, to });
+      });
+    },
     removeChat(chatId) {
       immediately(db, () => {
         const keys = selectChatTargets.all(checkId(chatId)).map((row) => String(row.target_key));

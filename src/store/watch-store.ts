@@ -26,7 +26,16 @@ export type Watch = {
   lastChangeAt?: number;
 };
 
-export type NewWatch = Omit<Watch, 'id' | 'createdAt' | 'lastChangeAt' | 'targetKey'> & { now: number; limitPerChat: number; firstPollAt: number };
+export type NewWatch = Omit<Watch, 'id' | 'createdAt' | 'lastChangeAt' | 'targetKey'> & {
+  now: number;
+  limitPerChat: number;
+  firstPollAt: number;
+  /**
+   * The target as it was when the chat asked to watch it: the first poll tells what changed
+   * since. Kept only for a target nobody watched yet; one already watched keeps its own.
+   */
+  snapshot?: string;
+};
 
 export type AddWatchResult =
   | { ok: true; watch: Watch; created: boolean }
@@ -94,10 +103,18 @@ export type WatchStore = {
   delivered(id: number): Awaitable<void>;
   /** Not sent now (a 429, Telegram down): one more attempt counted, the lease given back, due again at `at`. */
   retryLater(id: number, at: number): Awaitable<void>;
+  /** Not tried now (a send limit, a hold after a 429): the lease given back, due again at `at`, no attempt counted. */
+  postpone(id: number, at: number): Awaitable<void>;
   /** The chat blocked the bot or is gone: its watches pause, its pending notifications are dropped. */
   pauseChat(chatId: number, now: number): Awaitable<void>;
   /** The chat wrote to the bot again: its watches resume (true when any were paused). */
   resumeChat(chatId: number): Awaitable<boolean>;
+  /**
+   * The group became a supergroup with a new id: its watches and pending notifications move to
+   * `toChatId`, without their topics (a basic group has none). A target `toChatId` already
+   * watches keeps that watch; the moved chat's watch of it goes, with its notifications.
+   */
+  moveChat(fromChatId: number, toChatId: number): Awaitable<void>;
   /** The chat may no longer use the bot: its watches and notifications go, and the targets no other chat watches. */
   removeChat(chatId: number): Awaitable<void>;
 };

@@ -30,6 +30,8 @@ export type PollerOptions = {
   isAllowed(watch: Watch): boolean;
   now?: () => number;
   events?: PollerEvents;
+  /** Called when a poll ends and its slot is free: the caller claims more at once. */
+  onSlotFree?: () => void;
 };
 
 /** The next poll after one due at `dueAt`, on the same phase: polls stay spread over the interval. */
@@ -47,8 +49,12 @@ export const nextPollAt = (dueAt: number, now: number, intervalMs: number): numb
  * notification per watch) are recorded in one transaction before anything is sent. A failed poll
  * records nothing: the last snapshot stays, and the next poll compares against it.
  */
-export const createPoller = ({ store, portal, logger, owner, intervalMs, maxRecords, concurrency, leaseMs, isAllowed, now = Date.now, events }: PollerOptions) => {
+export const createPoller = ({ store, portal, logger, owner, intervalMs, maxRecords, concurrency, leaseMs, isAllowed, now = Date.now, events, onSlotFree }: PollerOptions) => {
   const running = new Set<Promise<void>>();
+  /** The targets being polled here: one whose lease ran out mid-poll is not polled a second time. */
+  const polling = new Set<string>();
+  /** Each claim has its own lease token, so a poll that outlived its lease can never record. */
+  let claims = 0;
 
   /** Watches whose chats may no longer use the bot go; true when the target is still watched. */
   const dropDisallowed = async (key: string): Promise<boolean> => {
@@ -64,22 +70,25 @@ export const createPoller = ({ store, portal, logger, owner, intervalMs, maxReco
     return kept > 0;
   };
 
-  const poll = async (claimed: ClaimedTarget): Promise<void> => {
+  const poll = async (claimed: ClaimedTarget, token: string): Promise<void> => {
     const next = nextPollAt(claimed.nextPollAt, now(), intervalMs);
     try {
       if (!(await dropDisallowed(claimed.key))) {
-        await store.release(claimed.key, owner, next);
+        await store.release(claimed.key, token, next);
         return;
       }
       const all = await fetchAll(portal, claimed.target.query, maxRecords);
-      if (all.total > maxRecords) logger.warn({ key: claimed.key, total: all.total, maxRecords }, 'a watched query has grown past WATCH_MAX_RECORDS: only the first are compared');
+      const truncated = all.total > maxRecords;
+      if (truncated) logger.warn({ key: claimed.key, total: all.total, maxRecords }, 'a watched query has grown past WATCH_MAX_RECORDS: only the first are compared');
       const after = snapshotOf(watchedRecords(all, claimed.target.sapId));
       // A snapshot this version cannot read is as none: this poll takes a new one, telling nothing.
       const before = readStored(snapshotSchema, claimed.snapshot);
-      const changes = before === undefined ? [] : diffSnapshots(before, after);
+      const found = before === undefined ? [] : diffSnapshots(before, after);
+      // Past the maximum, which records make the cut shifts from poll to poll: only changes count.
+      const changes = truncated ? found.filter((change) => change.kind === 'changed') : found;
       const foundAt = now();
       const changeSet: ChangeSet | undefined = changes.length > 0 ? { resource: after.resource, changes, foundAt } : undefined;
-      const recorded = await store.recordPoll(claimed.key, owner, {
+      const recorded = await store.recordPoll(claimed.key, token, {
         snapshot: JSON.stringify(after),
         nextPollAt: next,
         now: foundAt,
@@ -94,7 +103,7 @@ export const createPoller = ({ store, portal, logger, owner, intervalMs, maxReco
     } catch (error) {
       events?.polled(outcomeOf(error));
       logger.warn({ err: error, key: claimed.key }, 'a watch poll failed: nothing is told, the next poll compares with the last snapshot');
-      await store.release(claimed.key, owner, next);
+      await store.release(claimed.key, token, next);
     }
   };
 
@@ -103,11 +112,23 @@ export const createPoller = ({ store, portal, logger, owner, intervalMs, maxReco
     async tick(): Promise<number> {
       const room = concurrency - running.size;
       if (room <= 0) return 0;
-      const claimed = await store.claimDue(owner, now(), leaseMs, room);
+      const token = `${owner}#${++claims}`;
+      const claimed = await store.claimDue(token, now(), leaseMs, room);
       for (const target of claimed) {
-        const task = poll(target)
+        if (polling.has(target.key)) {
+          // Its lease ran out while this process still polls it: let that poll be the one.
+          logger.warn({ key: target.key, leaseMs }, 'a watch poll outlived its lease');
+          await store.release(target.key, token, target.nextPollAt);
+          continue;
+        }
+        polling.add(target.key);
+        const task = poll(target, token)
           .catch((error: unknown) => logger.error({ err: error, key: target.key }, 'a watch poll could not be recorded'))
-          .finally(() => running.delete(task));
+          .finally(() => {
+            running.delete(task);
+            polling.delete(target.key);
+            onSlotFree?.();
+          });
         running.add(task);
       }
       return claimed.length;

@@ -2,9 +2,12 @@ import type { Logger } from 'pino';
 import { TelegramError } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { backoffDelay } from '../backoff.ts';
+import type { Locale } from '../i18n.ts';
+import type { Awaitable } from '../store/store.ts';
 import type { Notification, WatchStore } from '../store/watch-store.ts';
 import { changeSetSchema, readStored, type ChangeSet } from './changes.ts';
 import { isQuiet, type QuietHours } from './quiet-hours.ts';
+import { isChatGone, isTopicGone, migratedTo } from './send-failures.ts';
 import { createSendLimits } from './send-limits.ts';
 
 /** A rendered notification: the message text (HTML) and its buttons. */
@@ -21,7 +24,10 @@ export type SenderOptions = {
   store: WatchStore;
   /** Sends one message; rejects with Telegram's error (a TelegramError when Telegram answered). */
   sendMessage(payload: Record<string, unknown>): Promise<unknown>;
-  render(changes: ChangeSet, notification: Notification): NotificationView;
+  /** The message for a notification, in `locale` (the one `localeOf` chose). */
+  render(changes: ChangeSet, notification: Notification, locale: Locale): NotificationView;
+  /** The language to speak, chosen at send time (the group's as it is now); default: the notification's own. */
+  localeOf?: (notification: Notification) => Awaitable<Locale>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   owner: string;
   leaseMs: number;
@@ -35,44 +41,40 @@ export type SenderOptions = {
 
 const RETRY = { baseMs: 1_000, maxMs: 5 * 60_000 };
 
-const described = (error: TelegramError, pattern: RegExp) => pattern.test(error.description ?? '');
-
-/** The chat is gone for the bot: blocked, removed from the group, deleted. */
-const isChatGone = (error: unknown): boolean =>
-  error instanceof TelegramError &&
-  (error.code === 403 || (error.code === 400 && described(error, /chat not found|bot was kicked|group chat was deactivated|have no rights to send/i)));
-
-/** The forum topic the watch was made in was deleted: the group itself still hears it. */
-const isTopicGone = (error: unknown): boolean => error instanceof TelegramError && error.code === 400 && described(error, /thread not found|topic.*(closed|deleted)/i);
-
-
 /**
  * Sends the pending notifications, claimed from the store with a lease, within Telegram's limits
  * (30 a second in all, 1 a second per chat, 20 a minute per group): one that must wait is put
- * back until it may go, never dropped. A 429 waits its retry_after; a blocked or removed chat
- * pauses its watches (its next message to the bot resumes them); a failure on the way is retried
- * with backoff. A notification is forgotten only once Telegram accepted it, so a crash between
- * sending and recording may repeat that one message, and a graceful stop repeats nothing.
+ * back until it may go, never dropped. A 429 holds back every message of the bot (Telegram's
+ * flood control is per bot) until its retry_after is over; a blocked or removed chat pauses its
+ * watches (its next message to the bot resumes them); a group that became a supergroup has its
+ * watches moved to the new id; a failure on the way is retried with backoff. A notification is
+ * forgotten only once Telegram accepted it, so a crash between sending and recording may repeat
+ * that one message, and a graceful stop repeats nothing. One notification that cannot be
+ * rendered is dropped, and a store failure for one leaves it to its lease: neither stops the batch.
  */
-export const createSender = ({ store, sendMessage, render, logger, owner, leaseMs, batch, quietHours, timeZone, now = Date.now, events }: SenderOptions) => {
+export const createSender = ({
+  store,
+  sendMessage,
+  render,
+  localeOf = (notification) => notification.locale,
+  logger,
+  owner,
+  leaseMs,
+  batch,
+  quietHours,
+  timeZone,
+  now = Date.now,
+  events,
+}: SenderOptions) => {
   const limits = createSendLimits();
   let sweptAt = 0;
+  /** Nothing is sent before this time: the end of the last 429's retry_after. */
+  let holdUntil = 0;
 
-  const deliver = async (notification: Notification): Promise<void> => {
-    const changes = readStored(changeSetSchema, notification.changes);
-    if (changes === undefined) {
-      logger.error({ notificationId: notification.id, chatId: notification.chatId }, 'a pending notification cannot be read: dropped');
-      events?.outcome('dropped');
-      await store.delivered(notification.id);
-      return;
-    }
-    const at = now();
-    const wait = limits.wait(notification.chatId, at);
-    if (wait > 0) {
-      await store.retryLater(notification.id, at + wait);
-      return;
-    }
-    const view = render(changes, notification);
+  const ids = (notification: Notification) => ({ notificationId: notification.id, chatId: notification.chatId, watchId: notification.watchId });
+
+  /** Sends to the notification's topic, or to its chat when the topic is gone. */
+  const send = async (notification: Notification, view: NotificationView, at: number): Promise<void> => {
     const payload = {
       chat_id: notification.chatId,
       text: view.text,
@@ -83,11 +85,54 @@ export const createSender = ({ store, sendMessage, render, logger, owner, leaseM
     };
     limits.sent(notification.chatId, at);
     try {
+      await sendMessage({ ...payload, ...(notification.threadId !== undefined && { message_thread_id: notification.threadId }) });
+    } catch (error) {
+      if (notification.threadId === undefined || !isTopicGone(error)) throw error;
+      await sendMessage(payload);
+    }
+  };
+
+  /** Moves the chat's watches to its new id; the notification, moved too, to send there at once. */
+  const moved = async (notification: Notification, toChatId: number): Promise<Notification> => {
+    await store.moveChat(notification.chatId, toChatId);
+    logger.info({ chatId: notification.chatId, migratedTo: toChatId }, 'group became a supergroup: its watches moved to the new chat');
+    const { threadId: _, ...unthreaded } = notification;
+    return { ...unthreaded, chatId: toChatId };
+  };
+
+  const deliver = async (claimed: Notification): Promise<void> => {
+    const changes = readStored(changeSetSchema, claimed.changes);
+    if (changes === undefined) {
+      logger.error(ids(claimed), 'a pending notification cannot be read: dropped');
+      events?.outcome('dropped');
+      await store.delivered(claimed.id);
+      return;
+    }
+    const at = now();
+    const wait = limits.wait(claimed.chatId, at);
+    if (wait > 0) {
+      await store.postpone(claimed.id, at + wait);
+      return;
+    }
+    let view: NotificationView;
+    try {
+      view = render(changes, claimed, await localeOf(claimed));
+    } catch (error) {
+      // Ids only: the error may quote the records.
+      logger.error({ ...ids(claimed), errorType: error instanceof Error ? error.name : typeof error }, 'a notification cannot be rendered: dropped');
+      events?.outcome('dropped');
+      await store.delivered(claimed.id);
+      return;
+    }
+    let notification = claimed;
+    try {
       try {
-        await sendMessage({ ...payload, ...(notification.threadId !== undefined && { message_thread_id: notification.threadId }) });
+        await send(notification, view, at);
       } catch (error) {
-        if (notification.threadId === undefined || !isTopicGone(error)) throw error;
-        await sendMessage(payload);
+        const toChatId = migratedTo(error);
+        if (toChatId === undefined) throw error;
+        notification = await moved(notification, toChatId);
+        await send(notification, view, now());
       }
     } catch (error) {
       await failed(notification, error);
@@ -103,12 +148,13 @@ export const createSender = ({ store, sendMessage, render, logger, owner, leaseM
   };
 
   const failed = async (notification: Notification, error: unknown) => {
-    const log = { err: error, chatId: notification.chatId, watchId: notification.watchId, notificationId: notification.id };
+    const log = { err: error, ...ids(notification) };
     if (error instanceof TelegramError && error.code === 429) {
       const seconds = Math.max(1, error.parameters?.retry_after ?? 5);
-      logger.warn({ ...log, retryAfter: seconds }, 'telegram asked to slow down: the notification waits');
+      holdUntil = Math.max(holdUntil, now() + seconds * 1000);
+      logger.warn({ ...log, retryAfter: seconds }, 'telegram asked to slow down: nothing is sent until the wait is over');
       events?.outcome('retry');
-      await store.retryLater(notification.id, now() + seconds * 1000);
+      await store.retryLater(notification.id, holdUntil);
     } else if (isChatGone(error)) {
       logger.info(log, 'chat unreachable: its watches are paused until it writes again');
       events?.outcome('paused');
@@ -125,15 +171,25 @@ export const createSender = ({ store, sendMessage, render, logger, owner, leaseM
   };
 
   return {
-    /** Sends what is due now, one after another; resolves with how many were claimed. */
+    /** Sends what is due now, one after another; resolves with how many were claimed (none while a 429 holds). */
     async tick(): Promise<number> {
       const at = now();
+      if (at < holdUntil) return 0;
       if (at - sweptAt > 60_000) {
         limits.sweep(at);
         sweptAt = at;
       }
       const due = await store.claimNotifications(owner, at, leaseMs, batch);
-      for (const notification of due) await deliver(notification);
+      for (const notification of due) {
+        try {
+          // A 429 for one holds back the rest of the batch: they go back, no attempt counted.
+          if (now() < holdUntil) await store.postpone(notification.id, holdUntil);
+          else await deliver(notification);
+        } catch (error) {
+          // The store failed for this one: it stays leased and is tried again when the lease expires.
+          logger.error({ err: error, ...ids(notification) }, 'a notification could not be handled: the next one goes on');
+        }
+      }
       return due.length;
     },
   };

@@ -9,7 +9,9 @@ import { startHarness, type Harness } from '../support/harness.ts';
 const MINUTE = 60_000;
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ env: { WATCH_INTERVAL_SECONDS: '1' } });
+  // The breaker opens during the outage test as it would in production; a short open period
+  // lets the test see the portal come back within seconds.
+  h = await startHarness({ env: { WATCH_INTERVAL_SECONDS: '1', PORTAL_CIRCUIT_OPEN_SECONDS: '1' } });
 });
 afterAll(async () => {
   if (process.env.DEBUG_WATCH) for (const line of h.logs) if (Number(line.level) >= 40 || String(line.msg).includes('watch')) console.log(JSON.stringify(line).slice(0, 400));

@@ -14,6 +14,18 @@ export const describeWatchPollContract = (name: string, open: OpenWatchStore): v
       expect(await store().claimDue('a', DUE, LEASE, 10)).toEqual([{ key: KEY, target: CONTRACT, nextPollAt: DUE }]);
     });
 
+    it('starts a new target from the snapshot taken when it was watched', async () => {
+      await added(store(), newWatch(GROUP, CONTRACT, { snapshot: 'when watched' }));
+      expect(await store().claimDue('a', DUE, LEASE, 10)).toEqual([{ key: KEY, target: CONTRACT, snapshot: 'when watched', nextPollAt: DUE }]);
+    });
+
+    it('keeps the snapshot of a target already watched', async () => {
+      await added(store(), newWatch(GROUP, CONTRACT));
+      await poll(store(), 'a', DUE);
+      await added(store(), newWatch(PRIVATE, CONTRACT, { snapshot: 'when watched again', now: DUE + 1 }));
+      expect((await store().claimDue('a', DUE + MINUTE, LEASE, 10))[0]?.snapshot).toBe(`snapshot at ${DUE}`);
+    });
+
     it('never lets two owners hold the same target', async () => {
       await added(store(), newWatch(GROUP, CONTRACT));
       expect(await store().claimDue('a', DUE, LEASE, 10)).toHaveLength(1);

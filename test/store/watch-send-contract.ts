@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { added, CHANGES, CONTRACT, DUE, GROUP, LEASE, MINUTE, newWatch, PIPE, poll, PRIVATE, T0, useStore, type OpenWatchStore } from './watch-contract-support.ts';
 
 // The sending part of the WatchStore contract: pending notifications claimed with leases,
-// delivered, retried, and dropped with their watch or their chat.
+// delivered, retried or postponed, and dropped with their watch or their chat.
 
 export const describeWatchSendContract = (name: string, open: OpenWatchStore): void => {
   describe(`${name}: sending the notifications`, () => {
@@ -71,6 +71,14 @@ export const describeWatchSendContract = (name: string, open: OpenWatchStore): v
       await store().retryLater(first?.id ?? 0, DUE + 30_000);
       expect((await store().claimNotifications('s2', DUE + 29_999, LEASE, 10)).map((notification) => notification.chatId)).toEqual([PRIVATE]);
       expect(await store().claimNotifications('s2', DUE + 30_000, LEASE, 10)).toEqual([{ ...first, attempts: 1 }]);
+    });
+
+    it('postpones without counting an attempt: due at the time given, free for any owner', async () => {
+      await withPending();
+      const [first] = await store().claimNotifications('s1', DUE, LEASE, 1);
+      await store().postpone(first?.id ?? 0, DUE + 30_000);
+      expect((await store().claimNotifications('s2', DUE + 29_999, LEASE, 10)).map((notification) => notification.chatId)).toEqual([PRIVATE]);
+      expect(await store().claimNotifications('s2', DUE + 30_000, LEASE, 10)).toEqual([{ ...first, attempts: 0 }]);
     });
 
     it('forgets a delivered notification', async () => {

@@ -56,7 +56,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({ bot, config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
     await api.waitForPolling();
-    const watches = startWatches({ config, store: store.watches, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+    const watches = startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
     return {
       inFlight: receiving.inFlight,
       watches,

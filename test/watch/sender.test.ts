@@ -5,7 +5,7 @@ import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { targetKey } from '../../src/store/target-key.ts';
 import type { WatchTarget } from '../../src/store/watch-store.ts';
 import type { ChangeSet } from '../../src/watch/changes.ts';
-import { createSender } from '../../src/watch/sender.ts';
+import { createSender, type SenderOptions } from '../../src/watch/sender.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';
 import { useTempDirs } from '../store/support.ts';
 
@@ -31,7 +31,18 @@ beforeEach(() => {
   store.watches.recordPoll(claimed!.key, 'poller', { snapshot: '{}', nextPollAt: now + 60_000, now, changes: JSON.stringify(changes) });
 });
 
-const sender = () =>
+/** Another watch in `chatId`, of a target of its own, with one notification due now. */
+const pendingIn = (chatId: number, value: string) => {
+  const own: WatchTarget = { query: { resource: 'order', filter: 'SAP_ID', value } };
+  store.watches.add({ chatId, target: own, createdBy: chatId, locale: 'en', now, limitPerChat: 10, firstPollAt: now });
+  const [claimed] = store.watches.claimDue('poller', now, 1_000, 1);
+  store.watches.recordPoll(claimed!.key, 'poller', { snapshot: '{}', nextPollAt: now + 60_000, now, changes: JSON.stringify(changes) });
+};
+
+/** Notifications due at `at`, claimed by someone else for 1 ms. */
+const peek = (at: number) => store.watches.claimNotifications('peek', at, 1, 100);
+
+const sender = (more: Partial<SenderOptions> = {}) =>
   createSender({
     store: store.watches,
     sendMessage: async (payload) => {
@@ -48,6 +59,7 @@ const sender = () =>
     quietHours: undefined,
     timeZone: 'UTC',
     now: () => now,
+    ...more,
   });
 
 const tooMany = (seconds: number) => new TelegramError({ error_code: 429, description: 'Too Many Requests', parameters: { retry_after: seconds } });
@@ -108,5 +120,93 @@ describe('the notification sender', () => {
     await s.tick();
     expect(sent).toEqual([]);
     expect(store.watches.counts().pending).toBe(0);
+  });
+
+  it('moves the watches of a group that became a supergroup, and sends it there at once', async () => {
+    const logs: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) });
+    const s = sender({ logger });
+    fail.push(new TelegramError({ error_code: 400, description: 'Bad Request: group chat was upgraded to a supergroup chat', parameters: { migrate_to_chat_id: -1005 } }));
+    await s.tick();
+    expect(sent).toEqual([expect.objectContaining({ chat_id: -1005, text: '🔔 changed' })]);
+    expect(sent[0]).not.toHaveProperty('message_thread_id');
+    expect(store.watches.list(5)).toEqual([]);
+    expect(store.watches.list(-1005)).toMatchObject([{ chatId: -1005, target }]);
+    expect(store.watches.counts().pending).toBe(0);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 30, chatId: 5, migratedTo: -1005 }));
+  });
+
+  it('holds every chat back after a 429 until the wait is over, without counting an attempt', async () => {
+    pendingIn(6, '0007300106');
+    pendingIn(8, '0007300108');
+    const s = sender();
+    fail.push(tooMany(30));
+    expect(await s.tick()).toBe(3);
+    expect(sent).toEqual([]);
+    now += 29_000;
+    await s.tick();
+    expect(sent).toEqual([]);
+    expect(peek(now + 1_000).map((notification) => [notification.chatId, notification.attempts])).toEqual([
+      [5, 1],
+      [6, 0],
+      [8, 0],
+    ]);
+    now += 1_001;
+    await s.tick();
+    expect(sent.map((payload) => payload.chat_id)).toEqual([5, 6, 8]);
+  });
+
+  it('puts a message held back by the per-chat limit back without counting an attempt', async () => {
+    pendingIn(5, '0007300105');
+    const s = sender();
+    await s.tick();
+    expect(sent).toHaveLength(1);
+    expect(peek(now + 1_000).map((notification) => notification.attempts)).toEqual([0]);
+  });
+
+  it('drops a notification it cannot render, and sends the others', async () => {
+    pendingIn(6, '0007300106');
+    const outcomes: string[] = [];
+    const s = sender({
+      render: (_changes, notification) => {
+        if (notification.chatId === 5) throw new Error('no view for this');
+        return { text: 'ok', keyboard: [] };
+      },
+      events: { outcome: (outcome) => outcomes.push(outcome), delivered: () => {} },
+    });
+    expect(await s.tick()).toBe(2);
+    expect(sent.map((payload) => payload.chat_id)).toEqual([6]);
+    expect(outcomes).toEqual(['dropped', 'sent']);
+    expect(store.watches.counts().pending).toBe(0);
+  });
+
+  it('goes on with the batch when the store fails for one notification', async () => {
+    pendingIn(6, '0007300106');
+    const watches = store.watches;
+    let broken = true;
+    const delivered = (id: number) => {
+      if (broken) {
+        broken = false;
+        throw new Error('disk I/O error');
+      }
+      watches.delivered(id);
+    };
+    expect(await sender({ store: { ...watches, delivered } }).tick()).toBe(2);
+    expect(sent.map((payload) => payload.chat_id)).toEqual([5, 6]);
+    // The first stays leased, and is sent again when its lease expires.
+    expect(store.watches.counts().pending).toBe(1);
+  });
+
+  it('speaks the language chosen when sending, the notification’s own by default', async () => {
+    const locales: string[] = [];
+    const render: SenderOptions['render'] = (_changes, _notification, locale) => {
+      locales.push(locale);
+      return { text: locale, keyboard: [] };
+    };
+    await sender({ render, localeOf: async () => 'ru' as const }).tick();
+    pendingIn(6, '0007300106');
+    await sender({ render }).tick();
+    expect(locales).toEqual(['ru', 'en']);
+    expect(sent.map((payload) => payload.text)).toEqual(['ru', 'en']);
   });
 });

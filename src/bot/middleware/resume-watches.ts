@@ -4,13 +4,20 @@ import type { WatchStore } from '../../store/watch-store.ts';
 import type { BotContext } from '../context.ts';
 
 /**
- * A chat whose watches paused (it had blocked the bot, or the bot was out of the group) speaks
+ * Keeps a chat's watches with it. A chat whose watches paused (it had blocked the bot, or the bot was out of the group) speaks
  * again: its watches resume. Any message or button press counts, every time: the sender may pause
  * a chat at any moment (and in another process), so a memory of chats found active would miss
  * one. The store answers a chat with nothing paused without writing anything.
  */
-export const resumeWatches = (watches: Pick<WatchStore, 'resumeChat'>, logger: Logger): MiddlewareFn<BotContext> => async (ctx, next) => {
+export const resumeWatches = (watches: Pick<WatchStore, 'resumeChat' | 'moveChat'>, logger: Logger): MiddlewareFn<BotContext> => async (ctx, next) => {
   const chatId = ctx.chat?.id;
+  // A group upgraded to a supergroup gets a new id: its watches follow it.
+  const message = ctx.message;
+  if (chatId !== undefined && message !== undefined && 'migrate_to_chat_id' in message) {
+    await watches.moveChat(chatId, message.migrate_to_chat_id);
+    logger.info({ chatId, migratedTo: message.migrate_to_chat_id }, 'watches moved to the supergroup');
+    return next();
+  }
   if (chatId !== undefined && (ctx.message !== undefined || ctx.callbackQuery !== undefined)) {
     if (await watches.resumeChat(chatId)) logger.info({ chatId, userId: ctx.from?.id }, 'watches resumed');
   }

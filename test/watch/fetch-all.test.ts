@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { PortalClient } from '../../src/portal/client.ts';
+import type { OrderQuery, Paging } from '../../src/portal/query.ts';
+import type { Order } from '../../src/portal/schemas.ts';
+import { fetchAll, PortalPagesMovedError, watchedRecords } from '../../src/watch/fetch-all.ts';
+import { makeOrder } from '../fixtures/portal-records.ts';
+
+// fetchAll against a portal of `count` orders whose pages the test may disturb.
+
+const query: OrderQuery = { resource: 'order', filter: 'STATUS', value: 'production' };
+const orders = (count: number) => Array.from({ length: count }, (_, i) => makeOrder({ SAP_ID: String(7_300_000 + i) }) as Order);
+
+const portalOf = (all: Order[], disturb: (paging: Paging, items: Order[], total: number) => { items: Order[]; total: number } = (_, items, total) => ({ items, total })) => {
+  const asked: Paging[] = [];
+  const portal: PortalClient = {
+    listOrders: async (_query, paging) => {
+      asked.push(paging);
+      const page = disturb(paging, all.slice(paging.offset, paging.offset + paging.limit), all.length);
+      return { ...page, limit: paging.limit, offset: paging.offset };
+    },
+    listSpecifications: () => Promise.reject(new Error('not asked')),
+  };
+  return { portal, asked };
+};
+
+describe('fetchAll', () => {
+  it('reads every page, 20 at a time', async () => {
+    const { portal, asked } = portalOf(orders(45));
+    const all = await fetchAll(portal, query, 100);
+    expect(all.items.map((order) => order.SAP_ID)).toEqual(orders(45).map((order) => order.SAP_ID));
+    expect(asked).toEqual([
+      { limit: 20, offset: 0 },
+      { limit: 20, offset: 20 },
+      { limit: 20, offset: 40 },
+    ]);
+  });
+
+  it('stops at maxRecords, keeping the true total', async () => {
+    const { portal, asked } = portalOf(orders(300));
+    const all = await fetchAll(portal, query, 101);
+    expect(all.total).toBe(300);
+    expect(all.items).toHaveLength(120);
+    expect(asked).toHaveLength(6);
+  });
+
+  it('fails when the data moves between pages: a record twice (another skipped), or a new total', async () => {
+    const shifted = portalOf(orders(30), (paging, items, total) => (paging.offset === 20 ? { items: [orders(30)[19]!, ...items.slice(0, 9)], total } : { items, total }));
+    await expect(fetchAll(shifted.portal, query, 100)).rejects.toBeInstanceOf(PortalPagesMovedError);
+    const grown = portalOf(orders(30), (paging, items, total) => ({ items, total: paging.offset === 20 ? total + 1 : total }));
+    await expect(fetchAll(grown.portal, query, 100)).rejects.toThrow(/total went from 30 to 31/);
+  });
+
+  it('narrows to one record for a watch of that record', async () => {
+    const { portal } = portalOf(orders(5));
+    const all = await fetchAll(portal, query, 100);
+    expect(watchedRecords(all, '7300003').items.map((order) => order.SAP_ID)).toEqual(['7300003']);
+    expect(watchedRecords(all, undefined)).toBe(all);
+  });
+});
