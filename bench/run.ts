@@ -1,5 +1,4 @@
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,12 +6,17 @@ import { parseArgs } from 'node:util';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad, type LoadResult } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
-import { cpuMs, machine, nodeFlags, rssMb, start, type Child } from './proc.ts';
+import { metric } from './prometheus.ts';
+import { cpuMs, freePort, machine, nodeFlags, rssMb, start, type Child } from './proc.ts';
+import { runWatchBench } from './watch.ts';
+import { renderWatchSection, watchSection, writeWatchSection } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
 // The real bot (src/main.ts with the flags of `npm start`, as production runs it) against a lean
 // Bot API emulator and the demo portal behind a delay, and a bare Telegraf bot as the floor.
 // Prints a table and writes BENCHMARKS.md.
+// npm run bench -- --watch [--quick] [--queries 2000] [--interval 60]: the watch scenario alone
+// (bench/watch.ts), which writes only the "Watches" section of BENCHMARKS.md.
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +26,9 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '1000' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string', default: 'BENCHMARKS.md' },
+    watch: { type: 'boolean', default: false },
+    queries: { type: 'string' },
+    interval: { type: 'string', default: '60' },
   },
 });
 const USERS = Number(args.users);
@@ -32,15 +39,6 @@ const DELAY_MS = 100;
 const CONCURRENCY = 50;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const log = (line: string) => process.stderr.write(`${line}\n`);
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,13 +129,6 @@ const summary = (phase: Phase) => {
   };
 };
 
-/** The sum of a metric's series in a Prometheus text. */
-const metric = (text: string, name: string) =>
-  text
-    .split('\n')
-    .filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
-
 const dirMb = (dir: string) => readdirSync(dir).reduce((sum, file) => sum + statSync(join(dir, file)).size, 0) / 1024 / 1024;
 
 /** The bot's environment: production defaults (log level info included) but for these. */
@@ -153,6 +144,29 @@ const botEnv = (portalUrl: string, port: number, dataDir: string, extra: Record<
   ...(args.profile && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(root, 'bench', 'profiles')}` }),
   ...extra,
 });
+
+const outPath = args.out.startsWith('/') ? args.out : join(root, args.out);
+
+/** 10,000 watches over 2,000 queries for 2 measured intervals; --quick: 2,500 over 500 for 1. */
+const watchMain = async () => {
+  const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  try {
+    const result = await runWatchBench({
+      queries: Number(args.queries ?? (args.quick ? 500 : 2000)),
+      chatsPerQuery: 5,
+      intervalS: Number(args.interval),
+      measured: args.quick ? 1 : 2,
+      root,
+      temp,
+    });
+    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
+    const section = renderWatchSection(result, command);
+    process.stdout.write(`\n${section}\n`);
+    writeWatchSection(outPath, section);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+};
 
 const main = async () => {
   const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
@@ -327,7 +341,9 @@ const write = (r: Results) => {
   ];
   const text = lines.join('\n');
   process.stdout.write(`\n${text}\n`);
-  writeFileSync(args.out.startsWith('/') ? args.out : join(root, args.out), text);
+  // The watch scenario's section, written by its own run, is carried over.
+  const kept = watchSection(outPath);
+  writeFileSync(outPath, kept ? `${text}\n${kept}\n` : text);
 };
 
-await main();
+await (args.watch ? watchMain() : main());

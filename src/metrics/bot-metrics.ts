@@ -52,7 +52,7 @@ export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegist
   notificationDelay: registry.histogram({
     name: 'notification_delay_seconds',
     help: 'Time from a poll finding a change to Telegram accepting its message.',
-    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
   }),
 });
 
