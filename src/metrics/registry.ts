@@ -93,16 +93,22 @@ export const createMetricsRegistry = (): MetricsRegistry => {
     return { header: [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`], labelNames, maxSeries };
   };
 
+  /** The series of a counter or a gauge: one number per label set. */
+  const singleValued = <L extends string>(options: MetricOptions<L>, type: 'counter' | 'gauge') => {
+    const { header, labelNames, maxSeries } = register(options, type);
+    const values = createSeriesMap(labelNames, maxSeries, () => ({ value: 0 }));
+    // A metric without labels has exactly one series: expose it from the start, at 0.
+    if (labelNames.length === 0) values.get({} as Labels<L>);
+    renderers.set(options.name, () => [
+      ...header,
+      ...[...values.series.values()].map(({ labels, state }) => `${options.name}${braces(labels)} ${formatValue(state.value)}`),
+    ]);
+    return values;
+  };
+
   return {
     counter<L extends string = never>(options: MetricOptions<L>): Counter<L> {
-      const { header, labelNames, maxSeries } = register(options, 'counter');
-      const values = createSeriesMap(labelNames, maxSeries, () => ({ value: 0 }));
-      // A metric without labels has exactly one series: expose it from the start, at 0.
-      if (labelNames.length === 0) values.get({} as Labels<L>);
-      renderers.set(options.name, () => [
-        ...header,
-        ...[...values.series.values()].map(({ labels, state }) => `${options.name}${braces(labels)} ${formatValue(state.value)}`),
-      ]);
+      const values = singleValued(options, 'counter');
       return {
         inc(labels, by = 1) {
           if (!(by >= 0)) throw new RangeError(`metrics: counter "${options.name}" cannot decrease`);
@@ -112,13 +118,7 @@ export const createMetricsRegistry = (): MetricsRegistry => {
     },
 
     gauge<L extends string = never>(options: MetricOptions<L>): Gauge<L> {
-      const { header, labelNames, maxSeries } = register(options, 'gauge');
-      const values = createSeriesMap(labelNames, maxSeries, () => ({ value: 0 }));
-      if (labelNames.length === 0) values.get({} as Labels<L>);
-      renderers.set(options.name, () => [
-        ...header,
-        ...[...values.series.values()].map(({ labels, state }) => `${options.name}${braces(labels)} ${formatValue(state.value)}`),
-      ]);
+      const values = singleValued(options, 'gauge');
       return {
         set(labels, value) {
           values.get(labels).value = value;
