@@ -1,3 +1,4 @@
+import { specDocuments } from '../portal/documents.ts';
 import type { Order, Specification } from '../portal/schemas.ts';
 import type { RecordSnapshot, Snapshot, Value } from './changes.ts';
 import type { AllRecords } from './fetch-all.ts';
@@ -55,21 +56,9 @@ export const orderSnapshot = (order: Order): RecordSnapshot => ({
   },
 });
 
-/**
- * DOCUMENT and DOCUMENT_LIST as one list, merged as the card merges them (specDocuments): the
- * same ID, or the same number and date, is one document. Not imported from the views: watch/
- * does not depend on bot/.
- */
-const documentsOf = (spec: Specification): Items => {
-  const numbers = new Set<string>();
-  const documents = [...spec.DOCUMENT, ...spec.DOCUMENT_LIST].filter((document) => {
-    const number = text(document.NUMBER);
-    if (number === null) return true;
-    const key = `${number}\u0000${day(document.DATE) ?? ''}`;
-    return !numbers.has(key) && Boolean(numbers.add(key));
-  });
-  return keyed(documents, (document) => String(document.ID), (document) => ({ number: text(document.NUMBER), date: day(document.DATE) }));
-};
+/** The documents as the card shows them (specDocuments), by ID. */
+const documentsOf = (spec: Specification): Items =>
+  keyed(specDocuments(spec), (document) => String(document.ID), (document) => ({ number: text(document.NUMBER), date: day(document.DATE) }));
 
 /** Consignees by name: white space and letter case do not make a new one; the first spelling is shown. */
 const consigneesOf = (spec: Specification): Items =>

@@ -5,7 +5,8 @@ import type { Document, Specification, SpecificationPosition } from '../../../po
 import { DEFAULT_CARD_OPTIONS, clip, joinLines, listLine, positionLines, say } from '../common/card-parts.ts';
 import type { CardOptions } from '../common/card-parts.ts';
 import { escapeHtml } from '../common/html.ts';
-import { consigneeNames, relatedOrderNumbers, specDocuments } from './lists.ts';
+import { specDocuments } from '../../../portal/documents.ts';
+import { consigneeNames, relatedOrderNumbers } from './lists.ts';
 
 type Parts = { t: Translate; fmt: Formatter; options: CardOptions };
 

@@ -8,7 +8,8 @@ import { detailsRenderer } from '../common/details-view.ts';
 import type { DetailsItem, DetailsSection, DetailsSource } from '../common/details-view.ts';
 import { escapeHtml } from '../common/html.ts';
 import { renderDocument, specFields, specHeadLines } from './card.ts';
-import { consigneeNames, specDocuments } from './lists.ts';
+import { specDocuments } from '../../../portal/documents.ts';
+import { consigneeNames } from './lists.ts';
 
 type Kit = { t: Translate; fmt: Formatter; options: CardOptions };
 

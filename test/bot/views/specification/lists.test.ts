@@ -3,7 +3,8 @@ import { createFormatter } from '../../../../src/format.ts';
 import { createTranslator } from '../../../../src/i18n.ts';
 import { DEFAULT_CARD_OPTIONS } from '../../../../src/bot/views/common/card-parts.ts';
 import { renderSpecCard } from '../../../../src/bot/views/specification/card.ts';
-import { consigneeNames, relatedOrderNumbers, specDocuments } from '../../../../src/bot/views/specification/lists.ts';
+import { specDocuments } from '../../../../src/portal/documents.ts';
+import { consigneeNames, relatedOrderNumbers } from '../../../../src/bot/views/specification/lists.ts';
 import { makeSpecification } from '../../../fixtures/portal-records.ts';
 
 // The one-line lists of a specification card: consignees, documents, production requests.
