@@ -13,6 +13,10 @@ export type Translate = (key: string, params?: Params) => string;
 type Messages = { [key: string]: string | Messages };
 const catalogs: Record<Locale, Messages> = { ru, en };
 
+/** One of something per locale, made once: translators, formatters. */
+export const perLocale = <T>(make: (locale: Locale) => T): Record<Locale, T> =>
+  Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
+
 export const isLocale = (value: string): value is Locale => (LOCALES as readonly string[]).includes(value);
 
 /** Telegram's `language_code` ("ru", "ru-RU", "en-GB", absent) → a supported locale. */

@@ -7,7 +7,7 @@ import { isAllowedUser, type AccessOptions } from '../bot/middleware/access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
 import { createFormatter } from '../format.ts';
-import { createTranslator, LOCALES, type Locale } from '../i18n.ts';
+import { createTranslator, perLocale } from '../i18n.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { PortalClient } from '../portal/client.ts';
 import type { SettingsStore } from '../store/store.ts';
@@ -47,7 +47,6 @@ export type WatchesOptions = {
   now?: () => number;
 };
 
-const perLocale = <T>(make: (locale: Locale) => T) => Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
 
 /**
  * The watches of this process: every second, the due watched queries are claimed and polled, and

@@ -1,6 +1,6 @@
 import type { MiddlewareFn } from 'telegraf';
 import { createFormatter, type Formatter } from '../../format.ts';
-import { createTranslator, LOCALES, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
+import { createTranslator, perLocale, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
 import type { PageSize } from '../../portal/query.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
@@ -8,8 +8,6 @@ import { isQueryTooOld } from '../../telegram/errors.ts';
 
 export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore };
 
-const perLocale = <T>(make: (locale: Locale) => T) =>
-  Object.fromEntries(LOCALES.map((locale) => [locale, make(locale)])) as Record<Locale, T>;
 
 /**
  * Decides once per update how to speak: a group's language set by its admins, else the user's
