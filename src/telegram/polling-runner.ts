@@ -3,8 +3,8 @@ import type { Telegram } from 'telegraf';
 import type { Convenience, Update, UserFromGetMe } from 'telegraf/types';
 import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
-import { backoffDelay, classifyPollError, DEFAULT_BACKOFF, pause } from './retry-policy.ts';
-import type { Backoff, PollFailure } from './retry-policy.ts';
+import { backoffDelay, pause, type Backoff } from '../backoff.ts';
+import { classifyPollError, DEFAULT_BACKOFF, type PollFailure } from './retry-policy.ts';
 import { createStartUpRetry } from './start-up.ts';
 import { createSkipLog, parseBatch, takeNewUpdates } from './update-schema.ts';
 

@@ -3,8 +3,6 @@ import { MalformedUpdatesError } from './update-schema.ts';
 
 import { backoffDelay, type Backoff } from '../backoff.ts';
 
-export { backoffDelay, pause, type Backoff } from '../backoff.ts';
-
 /** What to do after a failed getUpdates. */
 export type PollFailure =
   | { kind: 'fatal'; reason: string }

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { classifyStartError, pause, type Backoff } from './retry-policy.ts';
+import { pause, type Backoff } from '../backoff.ts';
+import { classifyStartError } from './retry-policy.ts';
 
 export type StartUpRetry = <T>(method: string, call: () => Promise<T>) => Promise<T>;
 

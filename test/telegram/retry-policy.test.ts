@@ -1,6 +1,7 @@
 import { TelegramError } from 'telegraf';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, classifyPollError, DEFAULT_BACKOFF } from '../../src/telegram/retry-policy.ts';
+import { backoffDelay } from '../../src/backoff.ts';
+import { classifyPollError, DEFAULT_BACKOFF } from '../../src/telegram/retry-policy.ts';
 
 const telegramError = (error_code: number, retry_after?: number) =>
   new TelegramError({ error_code, description: `error ${error_code}`, ...(retry_after === undefined ? {} : { parameters: { retry_after } }) });
