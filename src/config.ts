@@ -123,10 +123,19 @@ const envSchema = z.object({
     return { from, to };
   }),
   // The terminal's locale ("ru_RU.UTF-8"): the console chat's user speaks its language.
+  DATABASE_URL: optionalText.refine(
+    (value) => value === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(value),
+    'must be a postgres:// (or postgresql://) connection URL',
+  ),
+  DATABASE_POOL_SIZE: numberVar(10, 1, 100, 'connections'),
+  LEADER_LEASE_SECONDS: numberVar(15, 2, 300, 'seconds'),
   LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
 });
 
 type Env = z.output<typeof envSchema>;
+
+/** Every environment variable the bot reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /** The bot's configuration, as `parseConfig` builds it from the environment. */
 export type Config = ReturnType<typeof toConfig>;
@@ -188,6 +197,10 @@ const toConfig = (e: Env) => ({
   webhook: e.WEBHOOK_URL ? { url: e.WEBHOOK_URL, secret: e.WEBHOOK_SECRET } : undefined,
   port: e.PORT,
   dataDir: e.DATA_DIR,
+  /** PostgreSQL shared by replicas; unset: the sqlite file in DATA_DIR. */
+  database: e.DATABASE_URL ? { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE } : undefined,
+  /** How long the polling replica's lease lasts unrenewed: a standby takes over after it. */
+  leaderLeaseMs: e.LEADER_LEASE_SECONDS * 1000,
   timeZone: e.TIME_ZONE,
   logLevel: e.LOG_LEVEL,
   watch: {

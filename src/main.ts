@@ -11,7 +11,10 @@ import { createBotMetrics } from './metrics/bot-metrics.ts';
 import { createLogger } from './logger.ts';
 import { StoreOpenError } from './store/errors.ts';
 import { StoreVersionError } from './store/migrations.ts';
-import { openSqliteStore } from './store/sqlite-store.ts';
+import { openStore } from './store/open-store.ts';
+import type { Store } from './store/store.ts';
+import { allReady, watchStoreHealth } from './app/store-health.ts';
+import { startLimitSweeper } from './app/limit-sweeper.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
 // store → bot → updates (polling, webhook or the console chat), and the signals that stop it.
@@ -31,7 +34,16 @@ try {
   refuse(error);
 }
 const consoleMode = config.botToken === undefined;
-const secrets = [config.botToken ?? '', config.webhook?.secret ?? '', config.portal.kind === 'remote' ? (config.portal.token ?? '') : ''];
+const databasePassword = (url: string | undefined): string => {
+  if (url === undefined || !URL.canParse(url)) return '';
+  return decodeURIComponent(new URL(url).password);
+};
+const secrets = [
+  config.botToken ?? '',
+  config.webhook?.secret ?? '',
+  config.portal.kind === 'remote' ? (config.portal.token ?? '') : '',
+  databasePassword(config.database?.url),
+];
 // The portal token in use: the one read from PORTAL_TOKEN_FILE, and again after each rotation.
 let portalToken = () => '';
 // In the console chat the log shares the terminal: only warnings unless asked for more.
@@ -47,12 +59,15 @@ try {
   refuse(error);
 }
 portalToken = portal.token;
-let store: ReturnType<typeof openSqliteStore>;
+// The sqlite file in DATA_DIR, or PostgreSQL shared by replicas (waited for while it is down).
+let store: Store;
 try {
-  store = openSqliteStore({ dataDir: config.dataDir });
+  store = await openStore(config, { logger });
 } catch (error) {
   refuse(error);
 }
+const storeHealth = watchStoreHealth({ store, logger });
+const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
@@ -76,7 +91,9 @@ if (consoleMode) {
     },
   });
   await watches?.stop();
-  store.close();
+  storeHealth.stop();
+  limitSweeper.stop();
+  await store.close();
   await portal.demo?.close();
 } else {
   const bot = botFor(config.botToken!, config.telegramApiRoot);
@@ -88,7 +105,9 @@ if (consoleMode) {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
       await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs)]);
-      store.close();
+      storeHealth.stop();
+      limitSweeper.stop();
+      await store.close();
       await portal.demo?.close();
       logger.info('stopped');
       process.exit(exitCode);
@@ -101,7 +120,9 @@ if (consoleMode) {
       config: config,
       logger,
       metrics: metrics.registry,
-      readiness: () => portal.readiness(),
+      readiness: () => allReady(portal.readiness(), storeHealth.readiness()),
+      coordination: store.coordination,
+      leaderLeaseMs: config.leaderLeaseMs,
       onSecret: (secret) => secrets.push(secret),
     });
   } catch (error) {

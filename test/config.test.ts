@@ -112,6 +112,22 @@ describe('parseConfig', () => {
     for (const bad of ['21', '25-8', '8-8', 'night']) expect(problemsOf({ QUIET_HOURS: bad })).toEqual([expect.stringContaining('QUIET_HOURS: must be two different hours')]);
   });
 
+  it('switches the store to PostgreSQL with DATABASE_URL, with a pool size and a leader lease', () => {
+    expect(parseConfig({}).database).toBeUndefined();
+    expect(parseConfig({}).leaderLeaseMs).toBe(15_000);
+    expect(parseConfig({ DATABASE_URL: 'postgres://bot:pw@db:5432/bot?sslmode=require' }).database).toEqual({
+      url: 'postgres://bot:pw@db:5432/bot?sslmode=require',
+      poolSize: 10,
+    });
+    expect(parseConfig({ DATABASE_URL: 'postgresql://db/bot', DATABASE_POOL_SIZE: '25', LEADER_LEASE_SECONDS: '5' })).toMatchObject({
+      database: { url: 'postgresql://db/bot', poolSize: 25 },
+      leaderLeaseMs: 5_000,
+    });
+    expect(problemsOf({ DATABASE_URL: 'mysql://db/bot' })).toEqual(['DATABASE_URL: must be a postgres:// (or postgresql://) connection URL']);
+    expect(problemsOf({ DATABASE_POOL_SIZE: '0' })).toEqual(['DATABASE_POOL_SIZE: must be a whole number of connections from 1 to 100']);
+    expect(problemsOf({ LEADER_LEASE_SECONDS: '1' })).toEqual(['LEADER_LEASE_SECONDS: must be a whole number of seconds from 2 to 300']);
+  });
+
   it("takes the console user's language from LANG", () => {
     expect(parseConfig({ LANG: 'ru_RU.UTF-8' }).consoleLanguage).toBe('ru');
     expect(parseConfig({ LANG: 'en_US.UTF-8' }).consoleLanguage).toBe('en');

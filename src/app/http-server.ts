@@ -19,8 +19,13 @@ export type WebhookEndpoint = {
   /** The exact pathname Telegram posts to; the query string is ignored. */
   path: string;
   secretToken: string;
-  /** Called after Telegram has been answered; a rejection is logged with the update id. */
+  /**
+   * Settles when the update has been handled: Telegram is answered then (or after `answerWithinMs`),
+   * so that it sends the chat's next update only after this one. A rejection is logged with the update id.
+   */
   handleUpdate: (update: Update) => Promise<void>;
+  /** The longest a post waits for its update to be handled before it is answered anyway. */
+  answerWithinMs: number;
 };
 
 export type HttpServerOptions = {
@@ -109,13 +114,16 @@ export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics,
         return send(res, 200, '');
       }
       const update = parsed.update;
-      // Answer first: Telegram waits for this reply before it sends the next update.
-      send(res, 200, '');
-      const task = Promise.resolve()
+      const handled = Promise.resolve()
         .then(() => webhook.handleUpdate(update))
-        .catch((error: unknown) => logger.error({ err: error, updateId: update.update_id }, 'handling a webhook update failed'))
-        .finally(() => inFlight.delete(task));
+        .catch((error: unknown) => logger.error({ err: error, updateId: update.update_id }, 'handling a webhook update failed'));
+      // Answered once handled: Telegram holds the chat's next update until then, whichever replica gets it.
+      const task = settledWithin(handled, webhook.answerWithinMs).then((inTime) => {
+        if (!inTime) logger.warn({ updateId: update.update_id, answerWithinMs: webhook.answerWithinMs }, 'answered a webhook update still being handled');
+        send(res, 200, '');
+      });
       inFlight.add(task);
+      await task.finally(() => inFlight.delete(task));
     };
     routes.set(webhook.path, { methods: ['POST'], handle: receive });
   }

@@ -1,16 +1,15 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
-import { createUpdateHandler } from '../telegram/handle-update.ts';
-import { createKeyedQueue } from '../telegram/keyed-queue.ts';
 import { startPolling, type PollableBot } from '../telegram/polling-runner.ts';
-import { createRecentIds } from '../telegram/recent-ids.ts';
 import type { Backoff } from '../backoff.ts';
 import { DEFAULT_BACKOFF } from '../telegram/retry-policy.ts';
 import { createStartUpRetry } from '../telegram/start-up.ts';
-import type { MetricsRegistry } from '../metrics/registry.ts';
+import type { Gauge, MetricsRegistry } from '../metrics/registry.ts';
+import type { CoordinationStore } from '../store/store.ts';
 import { startHttpServer, type Readiness } from './http-server.ts';
-import { generateSecretToken, setupWebhook } from '../telegram/webhook.ts';
+import { createOwnerId, startPollingLeadership } from './leader.ts';
+import { createWebhookReceiver, setupWebhook } from '../telegram/webhook.ts';
 
 export type Receiving = {
   /** Stops taking updates and waits for those in flight, up to `graceMs`. */
@@ -24,6 +23,10 @@ export type Receiving = {
 type Options = {
   bot: PollableBot;
   config: Pick<Config, 'webhook' | 'port' | 'concurrency' | 'handlerDeadlineMs'>;
+  /** Shared by the replicas: the polling lease, the webhook's secret and path, the lock around setWebhook. */
+  coordination: CoordinationStore;
+  /** How long the polling lease lasts unrenewed (LEADER_LEASE_SECONDS): a standby takes over after it. */
+  leaderLeaseMs: number;
   logger: Logger;
   metrics: MetricsRegistry;
   readiness: () => Readiness;
@@ -33,44 +36,75 @@ type Options = {
   backoff?: Backoff;
 };
 
-/** Telegram may post an update again (it missed our answer): ids this recent are handled once. */
-const REMEMBERED_UPDATE_IDS = 10_000;
+/**
+ * telegram-bot-api drops a webhook connection idle for 60 s and posts the update again: a post is
+ * answered before that, even when its update is still being handled.
+ */
+const WEBHOOK_ANSWER_LIMIT_MS = 55_000;
+
+/** One polling_leader gauge per registry: receiving may start again in one process (a restart in tests). */
+const leaderGauges = new WeakMap<MetricsRegistry, Gauge>();
+const leaderGauge = (metrics: MetricsRegistry): Gauge => {
+  let gauge = leaderGauges.get(metrics);
+  if (gauge === undefined) {
+    gauge = metrics.gauge({ name: 'polling_leader', help: '1 while this replica polls Telegram, 0 while it stands by.' });
+    leaderGauges.set(metrics, gauge);
+  }
+  return gauge;
+};
 
 /**
  * Updates from Telegram by long polling, or by webhook when WEBHOOK_URL is set; either way in
  * order within a chat, concurrently across chats, each within its deadline. Start-up calls are
- * retried until Telegram answers or refuses the token. With PORT, an HTTP server also answers
- * /healthz, /readyz and /metrics.
+ * retried until Telegram answers or refuses the token. With several replicas on one store, one
+ * polls and the others stand by; with a webhook, any replica takes any update. With PORT, an HTTP
+ * server also answers /healthz, /readyz and /metrics.
  */
-export const startReceiving = async ({ bot, config, logger, metrics, readiness, onSecret, backoff = DEFAULT_BACKOFF }: Options): Promise<Receiving> => {
+export const startReceiving = async ({ bot, config, coordination, leaderLeaseMs, logger, metrics, readiness, onSecret, backoff = DEFAULT_BACKOFF }: Options): Promise<Receiving> => {
+  const atStart = createStartUpRetry({ logger, backoff });
+  // Every replica checks the token at start, standbys included.
+  bot.botInfo ??= await atStart('getMe', () => bot.telegram.getMe());
+
   if (!config.webhook) {
-    const runner = await startPolling({
-      bot,
+    const leadership = await startPollingLeadership({
+      coordination,
+      owner: createOwnerId(),
+      leaseMs: leaderLeaseMs,
       logger,
-      backoff,
-      concurrency: config.concurrency,
-      handlerDeadlineMs: config.handlerDeadlineMs,
-      allowedUpdates: ALLOWED_UPDATES,
+      gauge: leaderGauge(metrics),
+      startRunner: (signal) =>
+        startPolling({
+          signal,
+          bot,
+          logger,
+          backoff,
+          concurrency: config.concurrency,
+          handlerDeadlineMs: config.handlerDeadlineMs,
+          allowedUpdates: ALLOWED_UPDATES,
+        }),
     });
     const http = config.port === undefined ? undefined : await startHttpServer({ port: config.port, logger, metrics, readiness });
-    logger.info({ mode: 'polling', port: http?.port }, 'receiving updates');
+    logger.info({ mode: 'polling', port: http?.port, leading: leadership.leading() }, 'receiving updates');
     return {
-      done: runner.done,
-      inFlight: runner.inFlight,
+      done: leadership.done,
+      inFlight: leadership.inFlight,
       async stop(graceMs) {
-        await runner.stop(graceMs);
+        await leadership.stop(graceMs);
         await http?.close(0);
       },
     };
   }
 
-  const atStart = createStartUpRetry({ logger, backoff });
-  bot.botInfo ??= await atStart('getMe', () => bot.telegram.getMe());
-  const queue = createKeyedQueue({ concurrency: config.concurrency, run: createUpdateHandler({ bot, logger, deadlineMs: config.handlerDeadlineMs }) });
-  const seen = createRecentIds(REMEMBERED_UPDATE_IDS);
-  const secretToken = config.webhook.secret ?? generateSecretToken();
-  onSecret?.(secretToken);
-  const hook = await setupWebhook({ telegram: bot.telegram, url: config.webhook.url, secretToken, allowedUpdates: [...ALLOWED_UPDATES], attempt: atStart });
+  const receiver = createWebhookReceiver({ bot, logger, concurrency: config.concurrency, deadlineMs: config.handlerDeadlineMs });
+  const hook = await setupWebhook({
+    telegram: bot.telegram,
+    url: config.webhook.url,
+    secretToken: config.webhook.secret,
+    allowedUpdates: [...ALLOWED_UPDATES],
+    coordination,
+    attempt: atStart,
+    onSecret,
+  });
   // The port is required with a webhook (config checks it).
   const http = await startHttpServer({
     port: config.port ?? 0,
@@ -80,23 +114,21 @@ export const startReceiving = async ({ bot, config, logger, metrics, readiness, 
     webhook: {
       path: hook.path,
       secretToken: hook.secretToken,
-      handleUpdate: async (update) => {
-        if (seen.add(update.update_id)) queue.push(update);
-        else logger.warn({ updateId: update.update_id }, 'skipped an update already handled');
-      },
+      handleUpdate: receiver.receive,
+      answerWithinMs: Math.min(config.handlerDeadlineMs, WEBHOOK_ANSWER_LIMIT_MS),
     },
   });
-  logger.info({ mode: 'webhook', port: http.port, path: hook.path }, 'receiving updates');
-  let ended = () => {};
+  logger.info({ mode: 'webhook', port: http.port, path: hook.path, setWebhook: hook.changed }, 'receiving updates');
+  const ended = Promise.withResolvers<void>();
   return {
-    done: new Promise<void>((resolve) => (ended = resolve)),
-    inFlight: queue.pending,
+    done: ended.promise,
+    inFlight: receiver.pending,
     async stop(graceMs) {
-      // New posts get 503 (Telegram retries them later, to the next instance); queued ones finish.
+      // New posts get 503 (Telegram retries them later, to another replica); queued ones finish.
       const deadline = AbortSignal.timeout(Math.max(1, graceMs));
       await http.close(graceMs);
-      await queue.until(() => queue.pending() === 0, deadline);
-      ended();
+      await receiver.drained(deadline);
+      ended.resolve();
     },
   };
 };

@@ -26,7 +26,7 @@ export type BotDeps = {
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -46,10 +46,10 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   bot.use(errorBoundary(logger, config.defaultLanguage));
   bot.use(contextMiddleware({ ...config, settings: store.settings }));
   // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
-  bot.use(accessMiddleware(config.access, { now: () => now().getTime() }));
+  bot.use(accessMiddleware(config.access, { limits: store.limits, logger, now: () => now().getTime() }));
   // Only a chat that may use the bot brings its paused watches back.
   bot.use(resumeWatches(store.watches, logger));
-  bot.use(floodLimit({ perMinute: config.floodLimitPerMinute }));
+  bot.use(floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }));
   bot.use(createStartFeature({ demo }));
   bot.use(createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }));
   bot.use(createLookupFeature({ lookups, watches, now }));

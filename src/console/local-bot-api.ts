@@ -23,6 +23,11 @@ export type LocalBotApiOptions = {
   token: string;
   /** Called for each answering call, synchronously, before the call is answered. */
   onAnswer?: (answer: LocalAnswer) => void;
+  /**
+   * Webhook mode (the benchmark's replicas): each update said or pressed is handed to this, to be
+   * posted to the bot, instead of waiting for getUpdates.
+   */
+  onUpdate?: (update: { update_id: number } & Params) => void;
 };
 
 /** Telegram's own limit for a JSON request is far larger; a bot's calls here are a few KB. */
@@ -35,7 +40,7 @@ const keyboardOf = (params: Params): InlineKeyboardButton[][] =>
 
 export type LocalBotApi = Awaited<ReturnType<typeof startLocalBotApi>>;
 
-export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined }: LocalBotApiOptions) => {
+export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined, onUpdate }: LocalBotApiOptions) => {
   let updates: Array<{ update_id: number } & Params> = [];
   const messages = new Map<string, LocalMessage>();
   const chats = new Map<number, LocalMessage['chat']>();
@@ -46,6 +51,8 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined 
   let nextMessageId = 1;
   let nextPressId = 1;
   let confirmed = 0;
+  /** What setWebhook set, as getWebhookInfo tells it. */
+  let webhook = { url: '', allowed_updates: [] as unknown[] };
   let waiter: (() => void) | undefined;
   const idleWaiters: Array<() => void> = [];
   const now = () => Math.floor(Date.now() / 1000);
@@ -65,6 +72,10 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined 
 
   const push = (update: Params): number => {
     const id = nextUpdateId++;
+    if (onUpdate) {
+      onUpdate({ update_id: id, ...update });
+      return id;
+    }
     updates.push({ update_id: id, ...update });
     waiter?.();
     return id;
@@ -72,7 +83,15 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined 
 
   const methods: Record<string, (params: Params) => Promise<unknown> | unknown> = {
     getMe: () => bot,
-    deleteWebhook: () => true,
+    deleteWebhook: () => {
+      webhook = { url: '', allowed_updates: [] };
+      return true;
+    },
+    setWebhook: (params) => {
+      webhook = { url: String(params.url ?? ''), allowed_updates: Array.isArray(params.allowed_updates) ? params.allowed_updates : [] };
+      return true;
+    },
+    getWebhookInfo: () => ({ ...webhook, has_custom_certificate: false, pending_update_count: 0, max_connections: 40 }),
     setMyCommands: () => true,
     sendChatAction: () => true,
     getUpdates: async (params) => {

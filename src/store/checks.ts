@@ -1,4 +1,5 @@
 import { isLocale, type Locale } from '../i18n.ts';
+import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
 
 // What every store refuses to write, whatever its backend: a caller's bug, not the user's input.
 
@@ -11,3 +12,12 @@ export const checkLocale = (locale: Locale): Locale => {
   if (!isLocale(locale)) throw new RangeError(`not a supported locale: ${String(locale)}`);
   return locale;
 };
+
+export const checkPageSize = (pageSize: PageSize): PageSize => {
+  if (!isPageSize(pageSize)) throw new RangeError(`page size must be one of ${PAGE_SIZES.join(', ')}`);
+  return pageSize;
+};
+
+// A value this version does not know (say, written by a newer one) reads as unset.
+export const readLocale = (value: unknown): Locale | undefined => (typeof value === 'string' && isLocale(value) ? value : undefined);
+export const readPageSize = (value: unknown): PageSize | undefined => (typeof value === 'number' && isPageSize(value) ? value : undefined);

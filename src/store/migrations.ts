@@ -81,6 +81,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notifications_chat_id ON notifications (chat_id);
     `,
   },
+  {
+    // What processes sharing the file agree on: leases (the one receiving updates) and values
+    // written once and read by all. Flood limits stay in memory: one file serves one receiver.
+    name: 'coordination',
+    sql: `
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        until INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE shared_values (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 /** The database was written by a newer version of the bot, whose schema this one does not know. */
@@ -89,10 +106,11 @@ export class StoreVersionError extends Error {
   readonly found: number;
   readonly known: number;
 
-  constructor(found: number, known: number) {
+  /** `elsewhere`: how to start on an empty store instead, in the backend's terms. */
+  constructor(found: number, known: number, elsewhere = 'use another data directory (DATA_DIR)') {
     super(
       `the database has schema version ${found}, but this version of the bot knows only up to ${known}: ` +
-        'it was written by a newer version. Run that version, or use another data directory; ' +
+        `it was written by a newer version. Run that version, or ${elsewhere}; ` +
         'the database was left unchanged.',
     );
     this.name = 'StoreVersionError';

@@ -1,18 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { checkId, checkLocale } from './checks.ts';
-import { isLocale, type Locale } from '../i18n.ts';
-import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
+import { checkId, checkLocale, checkPageSize, readLocale, readPageSize } from './checks.ts';
 import type { SettingsStore, UserSettings } from './store.ts';
-
-// A value this version does not know (say, written by a newer one) reads as unset.
-const readLocale = (value: unknown): Locale | undefined => (typeof value === 'string' && isLocale(value) ? value : undefined);
-const readPageSize = (value: unknown): PageSize | undefined =>
-  typeof value === 'number' && isPageSize(value) ? value : undefined;
-
-const checkPageSize = (pageSize: PageSize): PageSize => {
-  if (!isPageSize(pageSize)) throw new RangeError(`page size must be one of ${PAGE_SIZES.join(', ')}`);
-  return pageSize;
-};
 
 export const createSqliteSettingsStore = (db: DatabaseSync, now: () => number): SettingsStore => {
   const selectUser = db.prepare('SELECT locale, page_size FROM user_settings WHERE user_id = ?');

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { DAMAGED_HINT, StoreOpenError, toDataDirError, toStoreOpenError, toStoreUnavailable } from './errors.ts';
+import { DAMAGED_HINT, StoreOpenError, StoreUnavailableError, toDataDirError, toStoreOpenError, toStoreUnavailable } from './errors.ts';
+import { createMemoryLimits, type MemoryLimits } from './memory-limits.ts';
 import { migrate } from './migrations.ts';
+import { createSqliteCoordination, type SqliteCoordination } from './sqlite-coordination.ts';
 import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './sqlite-watches.ts';
@@ -61,13 +63,28 @@ const checkIntegrity = (db: DatabaseSync, path: string): void => {
   throw new StoreOpenError(path, `the database is damaged (${problems.join('; ')})`, DAMAGED_HINT);
 };
 
+/** A Store whose parts answer at once, as node:sqlite does (tests call them without awaiting). */
+export type SqliteStore = Omit<Store, 'queries' | 'watches' | 'coordination' | 'limits' | 'close'> & {
+  backend: 'sqlite';
+  queries: SqliteQueryStore;
+  watches: SqliteWatchStore;
+  coordination: SqliteCoordination;
+  limits: MemoryLimits;
+  close(): void;
+};
+
+/**
+ * The store in one file. One process receives updates on it: flood limits are kept in this
+ * process's memory and `exclusively` locks only within it. Two processes on one file share the
+ * watch claims (and leases), as they always did, not the rest.
+ */
 export const openSqliteStore = ({
   dataDir,
   fileName = 'bot.sqlite',
   now = Date.now,
   queryTtlDays = 180,
   maxPageCount,
-}: SqliteStoreOptions): Omit<Store, 'queries' | 'watches'> & { queries: SqliteQueryStore; watches: SqliteWatchStore } => {
+}: SqliteStoreOptions): SqliteStore => {
   const inMemory = dataDir === ':memory:';
   const path = inMemory ? ':memory:' : join(dataDir, fileName);
   const db = openDatabase(dataDir, path, inMemory);
@@ -82,10 +99,23 @@ export const openSqliteStore = ({
     if (!inMemory) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     const queries = createSqliteQueryStore(db, { now, ttlMs: queryTtlDays * DAY_MS });
     const settings: SettingsStore = createSqliteSettingsStore(db, now);
+    const coordination = createSqliteCoordination(db);
+    const selectOne = db.prepare('SELECT 1');
     return {
+      backend: 'sqlite',
       queries: withStoreErrors(queries, path),
       settings: withStoreErrors(settings, path),
       watches: withStoreErrors(createSqliteWatchStore(db), path),
+      // The task's own failures are its caller's: only the SQL methods are guarded.
+      coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },
+      limits: createMemoryLimits(),
+      async ping() {
+        try {
+          selectOne.get();
+        } catch (error) {
+          throw new StoreUnavailableError(path, error instanceof Error ? error.message : String(error), { cause: error });
+        }
+      },
       close() {
         if (db.isOpen) db.close();
       },

@@ -3,9 +3,9 @@ import type { WatchStore } from './watch-store.ts';
 import type { Locale } from '../i18n.ts';
 import type { PageSize } from '../portal/query.ts';
 
-// What the bot keeps across restarts. Every read and write may be asynchronous, and the bot
-// awaits each one: node:sqlite answers at once, a shared backend for several replicas (Redis,
-// Postgres) later will answer with promises, and no caller has to change.
+// What the bot keeps across restarts, and what several replicas share. Every read and write may
+// be asynchronous, and the bot awaits each one: node:sqlite answers at once, PostgreSQL (the
+// store of several replicas) with promises.
 
 /** A value now, or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;
@@ -22,10 +22,49 @@ export type SettingsStore = {
   setChatLocale(chatId: number, locale: Locale): Awaitable<void>;
 };
 
+/**
+ * What replicas agree on: leases (one holder at a time: the polling replica), values written once
+ * and read by all (a generated webhook secret), and locks held while a task runs (setWebhook).
+ */
+export type CoordinationStore = {
+  /**
+   * Takes the lease `name` for `owner` until `now + ttlMs` when nobody holds it or its holder's
+   * lease ended, or renews it when `owner` holds it; true when `owner` holds it now.
+   */
+  lease(name: string, owner: string, now: number, ttlMs: number): Awaitable<boolean>;
+  /** Gives the lease up when `owner` holds it (a replica stopping): another may take it at once. */
+  releaseLease(name: string, owner: string): Awaitable<void>;
+  /** The value under `key`, if any. */
+  value(key: string): Awaitable<string | undefined>;
+  /** Sets `key` to `value`, replacing what it held. */
+  setValue(key: string, value: string, now: number): Awaitable<void>;
+  /** Runs `task` holding the lock `name`: no other process sharing the store runs a task under it meanwhile. */
+  exclusively<T>(name: string, task: () => Promise<T>): Promise<T>;
+};
+
+/** Rate limits shared by replicas: a user gets the limit once, not once per replica. */
+export type LimitStore = {
+  /**
+   * One hit of `key` in its window: a window starts at a hit when none is open and lasts
+   * `windowMs`. Returns the hits in the open window, this one included (1 for the first).
+   */
+  hit(key: string, now: number, windowMs: number): Awaitable<number>;
+  /** True when `key` is not in a quiet period, and starts one of `quietMs`; false during one. */
+  take(key: string, now: number, quietMs: number): Awaitable<boolean>;
+  /** Forgets windows and quiet periods over at `now`: on a timer, never on the way of an update. */
+  sweep(now: number): Awaitable<void>;
+};
+
 export type Store = {
+  /** Which backend keeps it: the embedded file, or PostgreSQL shared by replicas. */
+  backend: 'sqlite' | 'postgres';
   queries: QueryStore;
   settings: SettingsStore;
   watches: WatchStore;
+  coordination: CoordinationStore;
+  limits: LimitStore;
+  /** Resolves when the store answers now; rejects (a StoreUnavailableError) when it does not: /readyz. */
+  ping(): Promise<void>;
   /** Idempotent. */
-  close(): void;
+  close(): Awaitable<void>;
 };

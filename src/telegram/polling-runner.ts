@@ -28,6 +28,8 @@ export type PollingOptions = {
   backoff?: Backoff;
   /** How long one update may be handled before its Telegram calls are cancelled; default 60 s. */
   handlerDeadlineMs?: number;
+  /** Ends the start-up retries (getMe, deleteWebhook) early: startPolling then rejects. */
+  signal?: AbortSignal;
 };
 
 export type Runner = {
@@ -61,9 +63,10 @@ export const startPolling = async ({
   pollTimeoutSeconds = 30,
   backoff = DEFAULT_BACKOFF,
   handlerDeadlineMs = 60_000,
+  signal,
 }: PollingOptions): Promise<Runner> => {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, not ${concurrency}`);
-  const atStart = createStartUpRetry({ logger, backoff });
+  const atStart = createStartUpRetry({ logger, backoff, ...(signal && { signal }) });
   bot.botInfo ??= await atStart('getMe', () => bot.telegram.getMe());
   await atStart('deleteWebhook', () => bot.telegram.deleteWebhook());
 

@@ -10,9 +10,8 @@ export type PollFailure =
 
 export const DEFAULT_BACKOFF: Backoff = { baseMs: 500, maxMs: 30_000 };
 
-/** The least a 429 makes us wait, whatever its retry_after says (0 would poll hundreds of times a second). */
+/** The least a 429 or a 409 makes us wait, whatever its retry_after says (0 would poll hundreds of times a second). */
 export const MIN_RETRY_AFTER_MS = 1000;
-
 
 /** How long a 429 asks to wait, never under the floor; 5 s when it does not say. */
 export const retryAfterMs = (error: TelegramError): number => Math.max(MIN_RETRY_AFTER_MS, (error.parameters?.retry_after ?? 5) * 1000);
@@ -23,7 +22,8 @@ export const classifyPollError = (error: unknown, attempt: number, backoff: Back
   // Anything but a Telegram answer is the request failing on the way: retried.
   if (!(error instanceof TelegramError)) return retry('network');
   if (error.code === 429) return { kind: 'retry', reason: 'rate limited', delayMs: retryAfterMs(error), backoff: false };
-  if (error.code === 409) return retry('conflict');
+  // Another replica polls (or polled a moment ago, during a hand-over): never faster than once a second.
+  if (error.code === 409) return { ...retry('conflict'), delayMs: Math.max(MIN_RETRY_AFTER_MS, backoffDelay(attempt, backoff)) };
   if (error.code >= 500) return retry('server error');
   // 401 (bad or revoked token), 404 (wrong token or API root), 400: asking again cannot help.
   return { kind: 'fatal', reason: error.description };

@@ -1,27 +1,40 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiving, type Receiving } from '../../src/app/telegram.ts';
 import { createMetricsRegistry } from '../../src/metrics/registry.ts';
+import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { startRoundRobinProxy } from '../support/round-robin-proxy.ts';
+import { useTempDirs } from '../store/support.ts';
 import { startDroppingProxy } from '../telegram/dropping-proxy.ts';
-import { createTestBot, startFixture, until, type Fixture, type TextUpdate } from '../telegram/fixture.ts';
+import { createGate, createTestBot, sleep, startFixture, until, type Fixture, type TextUpdate } from '../telegram/fixture.ts';
 
-// startReceiving in webhook mode, against the emulator (directly or behind a misbehaving proxy).
+// startReceiving against the emulator (directly or behind a misbehaving proxy), on a real sqlite
+// store: in webhook mode, and polling with its lease.
 
+const tempDir = useTempDirs();
 let f: Fixture;
+let store: ReturnType<typeof openSqliteStore>;
 let receiving: Receiving | undefined;
+const others: Receiving[] = [];
 beforeEach(async () => {
   f = await startFixture();
+  store = openSqliteStore({ dataDir: tempDir() });
 });
 afterEach(async () => {
-  await receiving?.stop(100);
+  await Promise.all([receiving, ...others.splice(0)].map((running) => running?.stop(100)));
   receiving = undefined;
   await f.close();
+  store.close();
 });
+
+const CONFIG = { port: 0, concurrency: 1, handlerDeadlineMs: 300 };
 
 const startWebhook = async (onText: (update: TextUpdate) => Promise<void>, { apiRoot = f.api.apiRoot, onSecret = (_: string) => {} } = {}) => {
   const bot = createTestBot(f.api, onText, apiRoot);
   receiving = await startReceiving({
     bot,
-    config: { webhook: { url: 'https://bot.example.com/hook', secret: undefined }, port: 0, concurrency: 1, handlerDeadlineMs: 300 },
+    config: { ...CONFIG, webhook: { url: 'https://bot.example.com/hook', secret: undefined } },
+    coordination: store.coordination,
+    leaderLeaseMs: 3_000,
     logger: f.logger,
     metrics: createMetricsRegistry(),
     readiness: () => ({ ready: true, detail: {} }),
@@ -54,6 +67,7 @@ describe('webhook start-up', () => {
     });
     expect(reported).toEqual([secret]);
     expect(f.logged('a Telegram call at start failed, retrying').map((line) => line.method)).toEqual(['getMe', 'setWebhook', 'setWebhook']);
+    expect(f.logged('receiving updates')[0]).toMatchObject({ mode: 'webhook', setWebhook: true });
     const user = f.api.createUser();
     expect(await send(user, 'hi')).toBe(200);
     expect((await f.api.nextBotMessage(user.id)).text).toBe('echo hi');
@@ -82,9 +96,10 @@ describe('webhook updates', () => {
     const alice = f.api.createUser();
     const bob = f.api.createUser();
     proxy.hang('sendMessage');
-    await send(alice, 'one');
+    const first = send(alice, 'one');
     await until(() => proxy.held() === 1);
     proxy.release('sendMessage');
+    expect(await first).toBe(200);
     await send(alice, 'two');
     await send(bob, 'three');
 
@@ -111,5 +126,115 @@ describe('webhook updates', () => {
     expect(handled).toEqual([7, 9]);
     expect(f.logged('skipped an update already handled')).toMatchObject([{ updateId: 7 }]);
     expect(f.logged('dropped a webhook body that is not an update')).toHaveLength(2);
+  });
+});
+
+describe('webhook answers', () => {
+  it('answers a post only once its update was handled', async () => {
+    const gate = createGate();
+    const { send } = await startWebhook(async (update) => {
+      await gate.opened;
+      await update.reply(`done ${update.text}`);
+    });
+    const user = f.api.createUser();
+    let answered = false;
+    const posted = send(user, 'slow').then((status) => {
+      answered = true;
+      return status;
+    });
+    await sleep(100);
+    expect(answered).toBe(false);
+    gate.open();
+    expect(await posted).toBe(200);
+    expect(f.api.messagesIn(user.id).map((message) => message.text)).toEqual(['done slow']);
+  });
+
+  it('answers a second post of an update still being handled when it ends, handling it once', async () => {
+    const gate = createGate();
+    let handled = 0;
+    const { post } = await startWebhook(async () => {
+      handled++;
+      await gate.opened;
+    });
+    const message = f.api.sendText({ from: f.api.createUser(), text: 'twice' });
+    const posts = [post({ update_id: 50, message }), post({ update_id: 50, message })];
+    await sleep(50);
+    gate.open();
+    expect(await Promise.all(posts)).toEqual([200, 200]);
+    expect(handled).toBe(1);
+  });
+});
+
+describe('two webhook replicas behind a round-robin proxy', () => {
+  it('make one setWebhook call, and take turns without breaking a chat’s order', async () => {
+    const proxy = await startRoundRobinProxy();
+    f.onClose(proxy.close);
+    f.api.setWebhookTarget((url) => (url === 'https://bot.example.com/hook' ? `${proxy.url}/hook` : undefined));
+    const events: string[] = [];
+    const replicaOf = (name: string) =>
+      startReceiving({
+        bot: createTestBot(f.api, async (update) => {
+          events.push(`${name} start ${update.text}`);
+          // Long enough that the chat's next update would overtake it if Telegram were answered first.
+          await sleep(150);
+          await update.reply(`${name}: ${update.text}`);
+          events.push(`${name} end ${update.text}`);
+        }),
+        config: { ...CONFIG, handlerDeadlineMs: 5_000, webhook: { url: 'https://bot.example.com/hook', secret: undefined } },
+        coordination: store.coordination,
+        leaderLeaseMs: 3_000,
+        logger: f.logger,
+        metrics: createMetricsRegistry(),
+        readiness: () => ({ ready: true, detail: {} }),
+      });
+    const replicas = await Promise.all([replicaOf('a'), replicaOf('b')]);
+    others.push(...replicas);
+    const ports = f.logged('receiving updates').map((line) => line.port as number);
+    proxy.setUpstreams(ports.map((port) => `http://127.0.0.1:${port}`));
+    expect(f.api.callsTo('setWebhook')).toHaveLength(1);
+
+    const user = f.api.createUser();
+    for (const text of ['1', '2', '3', '4']) f.api.sendText({ from: user, text });
+    await f.api.waitForIdle();
+    const texts = events.map((event) => event.split(' ').slice(1).join(' '));
+    expect(texts).toEqual(['start 1', 'end 1', 'start 2', 'end 2', 'start 3', 'end 3', 'start 4', 'end 4']);
+    // Both replicas served: the proxy alternated.
+    expect(new Set(events.map((event) => event.split(' ')[0]))).toEqual(new Set(['a', 'b']));
+    expect(f.api.messagesIn(user.id).map((message) => message.text.split(': ')[1])).toEqual(['1', '2', '3', '4']);
+  });
+});
+
+describe('polling with a lease', () => {
+  const startPollingReplica = (name: string, metrics = createMetricsRegistry()) =>
+    startReceiving({
+      bot: createTestBot(f.api, (update) => update.reply(`${name}: ${update.text}`).then(() => undefined)),
+      config: { ...CONFIG, port: undefined, webhook: undefined },
+      coordination: store.coordination,
+    leaderLeaseMs: 3_000,
+      logger: f.logger.child({ replica: name }),
+      metrics,
+      readiness: () => ({ ready: true, detail: {} }),
+      backoff: { baseMs: 20, maxMs: 100 },
+    });
+
+  it('polls in one replica, checks the token in both, and hands over when the leader stops', async () => {
+    const metrics = [createMetricsRegistry(), createMetricsRegistry()];
+    const one = await startPollingReplica('one', metrics[0]);
+    const two = await startPollingReplica('two', metrics[1]);
+    others.push(two);
+    expect(f.logged('receiving updates').map((line) => [line.replica, line.leading])).toEqual([
+      ['one', true],
+      ['two', false],
+    ]);
+    expect(f.api.callsTo('getMe')).toHaveLength(2);
+    expect(metrics.map((registry) => /^polling_leader (\d)$/m.exec(registry.render())?.[1])).toEqual(['1', '0']);
+    const user = f.api.createUser();
+    f.api.sendText({ from: user, text: 'first' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('one: first');
+
+    await one.stop(100);
+    f.api.sendText({ from: user, text: 'second' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('two: second');
+    expect(metrics.map((registry) => /^polling_leader (\d)$/m.exec(registry.render())?.[1])).toEqual(['0', '1']);
   });
 });

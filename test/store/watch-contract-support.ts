@@ -1,10 +1,13 @@
 import { afterEach, beforeEach } from 'vitest';
 import { targetKey } from '../../src/store/target-key.ts';
+import type { Awaitable } from '../../src/store/store.ts';
 import type { NewWatch, WatchStore, WatchTarget } from '../../src/store/watch-store.ts';
 
 // The fixtures of the WatchStore contract (watch-store-contract.ts), shared by its two halves.
 
-export type OpenWatchStore = () => { store: WatchStore; close(): void };
+/** A fresh, empty store for one test: at once (sqlite) or once its database is ready (PostgreSQL). */
+export type OpenWatchStore = () => Awaitable<OpenedWatchStore>;
+export type OpenedWatchStore = { store: WatchStore; close(): Awaitable<void> };
 
 export const T0 = Date.UTC(2026, 0, 1);
 export const MINUTE = 60_000;
@@ -30,12 +33,12 @@ export const newWatch = (chatId: number, target: WatchTarget, more: Partial<NewW
 
 /** The store of the test running, opened before and closed after each test. */
 export const useStore = (open: OpenWatchStore): (() => WatchStore) => {
-  let opened: ReturnType<OpenWatchStore> | undefined;
-  beforeEach(() => {
-    opened = open();
+  let opened: OpenedWatchStore | undefined;
+  beforeEach(async () => {
+    opened = await open();
   });
-  afterEach(() => {
-    opened?.close();
+  afterEach(async () => {
+    await opened?.close();
     opened = undefined;
   });
   return () => {

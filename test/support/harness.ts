@@ -9,6 +9,7 @@ import { parseConfig } from '../../src/config.ts';
 import { openPortal } from '../../src/app/portal.ts';
 import { startReceiving } from '../../src/app/telegram.ts';
 import { startWatches } from '../../src/app/watches.ts';
+import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import type { Store } from '../../src/store/store.ts';
@@ -54,15 +55,25 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     const store = openStore(config.dataDir);
     const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
-    const receiving = await startReceiving({ bot, config, logger, metrics: metrics.registry, readiness: () => portal.readiness() });
+    const receiving = await startReceiving({
+      bot,
+      config,
+      logger,
+      metrics: metrics.registry,
+      readiness: () => portal.readiness(),
+      coordination: store.coordination,
+      leaderLeaseMs: config.leaderLeaseMs,
+    });
     await api.waitForPolling();
     const watches = startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+    const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
     return {
       inFlight: receiving.inFlight,
       watches,
       async stop() {
         await Promise.all([receiving.stop(5_000), watches.stop(5_000)]);
-        store.close();
+        limitSweeper.stop();
+        await store.close();
       },
     };
   };

@@ -59,14 +59,17 @@ describe('getUpdates failures', () => {
     expect(f.logged('telegram asked to slow down')[0]).toMatchObject({ retryAfter: 1 });
   });
 
-  it('logs a 409 conflict as an error and keeps polling', async () => {
+  it('logs a 409 conflict as an error and keeps polling, never sooner than a second after one', async () => {
     const user = f.api.createUser();
-    f.api.failNext('getUpdates', { error_code: 409 });
+    f.api.failNext('getUpdates', { error_code: 409 }, { times: 2 });
+    // The fixture's 20 ms backoff would retry at once: the floor holds anyway.
     await f.start({ bot: echoBot(f) });
     f.api.sendText({ from: user, text: 'hi' });
 
     expect((await f.api.nextBotMessage(user.id)).text).toBe('echo hi');
     expect(f.logged('getUpdates conflict: another instance polls with this token')[0]).toMatchObject({ level: 50 });
+    expect(gapAfterCall(f, 1)).toBeGreaterThanOrEqual(950);
+    expect(gapAfterCall(f, 2)).toBeGreaterThanOrEqual(950);
   });
 
   it('retries when the connection drops without an answer', async () => {

@@ -26,6 +26,15 @@ describe('classifyPollError', () => {
     expect(classify(telegramError(409))).toMatchObject({ kind: 'retry', reason: 'conflict', backoff: true });
   });
 
+  it('waits at least a second after a 409, growing with each one: a conflict never turns into a hot loop', () => {
+    const delays = [0, 1, 2, 3, 4, 5, 6].map((attempt) => {
+      const failure = classifyPollError(telegramError(409), attempt, { ...DEFAULT_BACKOFF, random: () => 0 });
+      return failure.kind === 'retry' ? failure.delayMs : undefined;
+    });
+    expect(delays).toEqual([1000, 1000, 1000, 2000, 4000, 8000, 15_000]);
+    expect(classifyPollError(telegramError(409), 0, { baseMs: 1, maxMs: 1 })).toMatchObject({ delayMs: 1000 });
+  });
+
   it('waits what a 429 asks, 5 s when it does not say', () => {
     expect(classify(telegramError(429, 3))).toEqual({ kind: 'retry', reason: 'rate limited', delayMs: 3000, backoff: false });
     expect(classify(telegramError(429))).toMatchObject({ delayMs: 5000 });

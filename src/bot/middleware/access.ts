@@ -1,9 +1,11 @@
+import type { Logger } from 'pino';
 import type { MiddlewareFn } from 'telegraf';
 import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
-import { createCooldown } from './cooldown.ts';
 import { renderAccessDenied } from '../views/notices.ts';
 import { replyOptions } from '../reply.ts';
+import type { LimitStore } from '../../store/store.ts';
+import { createStoreTrouble } from './store-trouble.ts';
 
 export type AccessOptions = { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
 
@@ -14,23 +16,34 @@ export const REFUSAL_QUIET_MS = 5 * 60_000;
  * make the bot spend its sending quota on refusals.
  */
 export const PRIVATE_REFUSAL_QUIET_MS = 30_000;
-/** Users and chats remembered for that; past it the oldest are forgotten (and may hear it again). */
-export const REFUSALS_REMEMBERED = 10_000;
 
 /** A user on the list; in inline mode (no chat) only the user list counts. */
 export const isAllowedUser = (options: AccessOptions, userId: number, chatId?: number): boolean =>
   options.anyone || options.userIds.has(userId) || (chatId !== undefined && options.chatIds.has(chatId));
 
+export type AccessDeps = { limits: LimitStore; logger: Logger; now?: () => number };
+
 /**
  * Lets through a user on the list, or anyone in a chat on the list. Others are told their id: on
  * each button press (an alert, only they see it), and on a command to this bot once per group in
  * REFUSAL_QUIET_MS (in their private chat, PRIVATE_REFUSAL_QUIET_MS), so a stranger cannot make
- * the bot spam a group. Anything else is ignored.
+ * the bot spam a group. The quiet periods are in the store, so replicas share them; while the
+ * store does not answer, strangers hear nothing (silence is safe, a spammed group is not).
+ * Anything else is ignored.
  * Inline queries pass on to the inline feature, which answers them with a refusal of its own.
  */
-export const accessMiddleware = (options: AccessOptions, { now = Date.now }: { now?: () => number } = {}): MiddlewareFn<BotContext> => {
-  const refusedInGroups = createCooldown({ quietMs: REFUSAL_QUIET_MS, maxKeys: REFUSALS_REMEMBERED, now });
-  const refusedInPrivate = createCooldown({ quietMs: PRIVATE_REFUSAL_QUIET_MS, maxKeys: REFUSALS_REMEMBERED, now });
+export const accessMiddleware = (options: AccessOptions, { limits, logger, now = Date.now }: AccessDeps): MiddlewareFn<BotContext> => {
+  const storeTrouble = createStoreTrouble(logger, 'the refusal cooldown cannot reach the store: strangers are not told until it does', now);
+  /** True when the stranger may be told now (and starts the quiet period). */
+  const mayRefuse = async (chat: BotContext['chat'], userId: number): Promise<boolean> => {
+    const quietMs = chat?.type === 'private' ? PRIVATE_REFUSAL_QUIET_MS : REFUSAL_QUIET_MS;
+    try {
+      return await limits.take(`refusal:${chat?.id ?? ''}:${userId}`, now(), quietMs);
+    } catch (error) {
+      if (!storeTrouble(error)) throw error;
+      return false;
+    }
+  };
   return async (ctx, next) => {
     const userId = ctx.from?.id;
     if (ctx.inlineQuery) return next();
@@ -41,8 +54,7 @@ export const accessMiddleware = (options: AccessOptions, { now = Date.now }: { n
       await ctx.answerOnce(renderAccessDenied(userId, ctx.chat, ctx.t), true);
       return;
     }
-    const refused = ctx.chat?.type === 'private' ? refusedInPrivate : refusedInGroups;
-    if (isCommandForMe(ctx) && refused.take(`${ctx.chat?.id ?? ''}:${userId}`)) {
+    if (isCommandForMe(ctx) && (await mayRefuse(ctx.chat, userId))) {
       await ctx.reply(renderAccessDenied(userId, ctx.chat, ctx.t), replyOptions(ctx));
     }
   };

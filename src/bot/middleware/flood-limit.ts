@@ -1,15 +1,14 @@
+import type { Logger } from 'pino';
 import type { MiddlewareFn } from 'telegraf';
 import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
+import type { LimitStore } from '../../store/store.ts';
+import { createStoreTrouble } from './store-trouble.ts';
 
-export type FloodOptions = { perMinute: number; now?: () => number };
+export type FloodOptions = { perMinute: number; limits: LimitStore; logger: Logger; now?: () => number };
 
 const WINDOW_MS = 60_000;
-/** Past this many users remembered, windows that have ended are swept away. */
-const SWEEP_AT = 10_000;
-
-type Window = { startedAt: number; count: number; warned: boolean };
 
 /** Commands to this bot, button presses and inline queries: what can reach the portal. */
 const isQuery = (ctx: BotContext): boolean => Boolean(ctx.callbackQuery || ctx.inlineQuery || isCommandForMe(ctx));
@@ -17,26 +16,25 @@ const isQuery = (ctx: BotContext): boolean => Boolean(ctx.callbackQuery || ctx.i
 /**
  * A user sending more than `perMinute` queries in a minute is told once to slow down; the rest of
  * that minute's queries get no answer and no portal call (a button press is still answered, so
- * the client stops its spinner).
+ * the client stops its spinner). The count is in the store, so replicas share it: a user gets
+ * the limit once, not once per replica. A store that does not answer lets every query through:
+ * a limit must not make a down database a down bot.
  */
-export const floodLimit = ({ perMinute, now = Date.now }: FloodOptions): MiddlewareFn<BotContext> => {
-  const windows = new Map<number, Window>();
+export const floodLimit = ({ perMinute, limits, logger, now = Date.now }: FloodOptions): MiddlewareFn<BotContext> => {
+  const storeTrouble = createStoreTrouble(logger, 'the flood limit cannot reach the store: queries pass unlimited until it does', now);
   return async (ctx, next) => {
     const userId = ctx.from?.id;
     if (userId === undefined || !isQuery(ctx)) return next();
-    const at = now();
-    if (windows.size > SWEEP_AT) {
-      for (const [id, window] of windows) if (at - window.startedAt >= WINDOW_MS) windows.delete(id);
+    let hits: number;
+    try {
+      hits = await limits.hit(`flood:${userId}`, now(), WINDOW_MS);
+    } catch (error) {
+      if (!storeTrouble(error)) throw error;
+      return next();
     }
-    let window = windows.get(userId);
-    if (!window || at - window.startedAt >= WINDOW_MS) {
-      window = { startedAt: at, count: 0, warned: false };
-      windows.set(userId, window);
-    }
-    window.count += 1;
-    if (window.count <= perMinute) return next();
-    const warn = !window.warned;
-    window.warned = true;
+    if (hits <= perMinute) return next();
+    // Exactly one hit is the first past the limit, whichever replica counted it.
+    const warn = hits === perMinute + 1;
     const text = ctx.t('errors.slowDown');
     if (ctx.callbackQuery) {
       await ctx.answerOnce(warn ? text : undefined, warn);

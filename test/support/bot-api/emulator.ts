@@ -19,6 +19,7 @@ import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord }
 import { toBotMessage } from './views.ts';
 import type { BotMessage } from './views.ts';
 import type { WaitOptions } from './waits.ts';
+import type { WebhookAttempt, WebhookDelivery, WebhookTarget } from './webhook-delivery.ts';
 
 /** An emulated api.telegram.org for one bot, plus the users around it. Create with startBotApi(). */
 export class BotApi {
@@ -28,15 +29,17 @@ export class BotApi {
   private readonly state: EmulatorState;
   private readonly log: CallLog;
   private readonly server: HttpServer;
+  private readonly delivery: WebhookDelivery;
   private readonly waiting: BotWaits;
   private readonly cancels = new Set<(reason: Error) => void>();
   private nextUserId = 100_000_001;
   private nextGroupId = 1;
 
-  constructor(state: EmulatorState, log: CallLog, server: HttpServer, waitTimeoutMs: number) {
+  constructor(state: EmulatorState, log: CallLog, server: HttpServer, delivery: WebhookDelivery, waitTimeoutMs: number) {
     this.state = state;
     this.log = log;
     this.server = server;
+    this.delivery = delivery;
     this.apiRoot = `http://127.0.0.1:${server.port}`;
     this.token = state.token;
     this.botUser = structuredClone(state.bot);
@@ -170,6 +173,21 @@ export class BotApi {
     return structuredClone(this.state.webhook);
   }
 
+  /** Every webhook post so far, in the order they started: outcome "ok", an error, or undefined while in flight. */
+  get webhookAttempts(): WebhookAttempt[] {
+    return structuredClone(this.delivery.attempts);
+  }
+
+  /** setWebhook calls Telegram accepted (refused ones, e.g. a 429, are in callsTo('setWebhook') too). */
+  webhookSets(): number {
+    return this.log.calls.filter((c) => c.method === 'setWebhook' && c.response.ok && !c.injected).length;
+  }
+
+  /** Where webhook posts go from now on (see StartBotApiOptions.webhookTarget); undefined stops posting. */
+  setWebhookTarget(target: WebhookTarget | undefined): void {
+    this.delivery.setTarget(target);
+  }
+
   /** Every accepted answerInlineQuery, in order. */
   get inlineAnswers(): InlineAnswerRecord[] {
     return structuredClone(this.state.inlineAnswers);
@@ -244,6 +262,7 @@ export class BotApi {
   /** Stops the server; waits still running are rejected. Stop the bot first. */
   async close(): Promise<void> {
     for (const cancel of [...this.cancels]) cancel(new Error('bot API emulator closed while a wait was running'));
+    this.delivery.close();
     await this.server.close();
   }
 
@@ -255,6 +274,7 @@ export class BotApi {
       this.log.describeRecent(),
       `Updates not yet confirmed: ${updates.pending().length} (all fetched: ${updates.allDelivered() ? 'yes' : 'no'}); ` +
         `bot long-polling now: ${updates.isPolling() ? 'yes' : 'no'}` +
+        (this.state.webhook === undefined ? '' : `; webhook posts in flight: ${this.delivery.inFlight()}`) +
         (failures > 0 ? `; failNext errors still queued: ${failures}` : ''),
     ].join('\n');
   }

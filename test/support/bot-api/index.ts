@@ -26,6 +26,7 @@ export type { MessageRef, NewGroupFields, PressButtonInput, SendTextInput } from
 export type { DeleteMessageInput } from './simulate-delete.ts';
 export type { SendInlineQueryInput } from './simulate-inline.ts';
 export type { CallbackAnswer, InlineAnswerRecord, InlineChatType, WebhookRecord } from './state.ts';
+export type { WebhookAttempt, WebhookTarget } from './webhook-delivery.ts';
 export type { BotMessage } from './views.ts';
 export type { WaitOptions } from './waits.ts';
 export { parseHtml } from './html.ts';

@@ -1,6 +1,6 @@
 // getMe, getUpdates, the webhook methods and the bot command menu methods.
 import type { BotCommand } from 'telegraf/types';
-import { badRequest, conflict } from './errors.ts';
+import { badRequest, conflict, tooManyRequests } from './errors.ts';
 import { isObject } from './method-context.ts';
 import type { MethodContext, MethodHandler } from './method-context.ts';
 import { readCommandScope } from './scopes.ts';
@@ -30,28 +30,65 @@ export const getUpdates: MethodHandler = ({ params, state, signal }) => {
   );
 };
 
-export const setWebhook: MethodHandler = ({ params, state }) => {
+/** Telegram's default max_connections, and its ceiling outside local mode. */
+export const DEFAULT_MAX_CONNECTIONS = 40;
+const MAX_MAX_CONNECTIONS = 100;
+/** Telegram accepts one setWebhook with a URL per second per bot, identical ones included. */
+const SET_WEBHOOK_INTERVAL_MS = 1000;
+
+/** max_connections as Telegram reads it: clamped to 1–100, 40 when absent. */
+export const maxConnectionsOf = (params: Record<string, unknown>): number => {
+  const given = Number(params.max_connections ?? DEFAULT_MAX_CONNECTIONS);
+  return Number.isFinite(given) ? Math.min(MAX_MAX_CONNECTIONS, Math.max(1, Math.trunc(given))) : DEFAULT_MAX_CONNECTIONS;
+};
+
+export const setWebhook: MethodHandler = (context) => {
+  const { params, state } = context;
   const url = params.string('url') ?? '';
-  if (url !== '' && (!URL.canParse(url) || new URL(url).protocol !== 'https:')) {
+  // An empty URL removes the webhook: the same method in telegram-bot-api, without the rate limit.
+  if (url === '') return deleteWebhook(context);
+  // Checked before anything else, as telegram-bot-api does: a refused call still counts.
+  const now = state.clock.nowMs();
+  if (now < state.nextSetWebhookAtMs) throw tooManyRequests(1);
+  state.nextSetWebhookAtMs = now + SET_WEBHOOK_INTERVAL_MS;
+  if (!URL.canParse(url) || new URL(url).protocol !== 'https:') {
     throw badRequest('bad webhook: An HTTPS URL must be provided for webhook');
   }
+  const secret = params.string('secret_token') ?? '';
+  if (secret.length > 256) throw badRequest('secret token is too long');
+  if (!/^[A-Za-z0-9_-]*$/.test(secret)) throw badRequest('secret token contains unallowed characters');
+  const allowed = params.json('allowed_updates', 'allowed updates');
+  if (allowed !== undefined && (!Array.isArray(allowed) || allowed.some((t) => typeof t !== 'string'))) {
+    throw badRequest("can't parse allowed updates JSON object");
+  }
   if (params.bool('drop_pending_updates')) state.updates.dropPending();
-  state.webhook = url === '' ? undefined : { url, params: structuredClone(params.raw) };
+  if (allowed !== undefined) state.updates.setAllowed(allowed as string[]);
+  state.webhook = { url, params: structuredClone(params.raw) };
+  state.webhookError = undefined;
+  state.feed.emit();
   return true;
 };
 
 export const deleteWebhook: MethodHandler = ({ params, state }) => {
   if (params.bool('drop_pending_updates')) state.updates.dropPending();
   state.webhook = undefined;
+  state.webhookError = undefined;
+  state.feed.emit();
   return true;
 };
 
-export const getWebhookInfo: MethodHandler = ({ state }) => ({
-  url: state.webhook?.url ?? '',
-  has_custom_certificate: false,
-  pending_update_count: state.updates.pending().length,
-  ...(state.webhook?.params.max_connections === undefined ? {} : { max_connections: Number(state.webhook.params.max_connections) }),
-});
+export const getWebhookInfo: MethodHandler = ({ state }) => {
+  const hook = state.webhook;
+  const allowed = state.updates.allowedTypes();
+  return {
+    url: hook?.url ?? '',
+    has_custom_certificate: false,
+    pending_update_count: state.updates.pending().length,
+    ...(state.webhookError === undefined ? {} : { last_error_date: state.webhookError.date, last_error_message: state.webhookError.message }),
+    ...(hook === undefined ? {} : { max_connections: maxConnectionsOf(hook.params) }),
+    ...(allowed === undefined ? {} : { allowed_updates: allowed }),
+  };
+};
 
 function readScope({ params, state }: MethodContext): CommandScope {
   return readCommandScope(params.json('scope', 'BotCommandScope'), state.chats);

@@ -3,6 +3,7 @@ import { CallLog } from './calls.ts';
 import { BotApi } from './emulator.ts';
 import { startHttpServer } from './server.ts';
 import { createState } from './state.ts';
+import { WebhookDelivery, type WebhookTarget } from './webhook-delivery.ts';
 
 export interface StartBotApiOptions {
   /** "<bot id>:<secret>"; default DEFAULT_TOKEN */
@@ -17,6 +18,16 @@ export interface StartBotApiOptions {
   strictHtmlAmpersand?: boolean;
   /** getMe's supports_inline_queries (inline mode switched on with @BotFather); default false */
   supportsInlineQueries?: boolean;
+  /**
+   * Where webhook posts go: maps the https URL given to setWebhook to a local address (e.g.
+   * `() => 'http://127.0.0.1:PORT/hook'`); undefined for a URL leaves its updates queued. Without
+   * it, nothing is posted (a test posts updates itself).
+   */
+  webhookTarget?: WebhookTarget;
+  /** One second of Telegram's webhook resend delays, in ms; default 1000 (real time). */
+  webhookRetryUnitMs?: number;
+  /** How long a webhook post may go unanswered; default 60 000 ms, as telegram-bot-api. */
+  webhookTimeoutMs?: number;
 }
 
 export const DEFAULT_TOKEN = '7000000001:AAEmulatedTestToken-0123456789abcdefXYZ';
@@ -38,5 +49,10 @@ export async function startBotApi(options: StartBotApiOptions = {}): Promise<Bot
   const state = createState(token, botUser, { strictHtmlAmpersand: options.strictHtmlAmpersand ?? true });
   const log = new CallLog();
   const server = await startHttpServer(state, log);
-  return new BotApi(state, log, server, options.waitTimeoutMs ?? 5000);
+  const delivery = new WebhookDelivery(state, {
+    target: options.webhookTarget,
+    retryUnitMs: options.webhookRetryUnitMs ?? 1000,
+    timeoutMs: options.webhookTimeoutMs ?? 60_000,
+  });
+  return new BotApi(state, log, server, delivery, options.waitTimeoutMs ?? 5000);
 }

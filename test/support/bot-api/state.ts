@@ -40,6 +40,13 @@ export interface WebhookRecord {
   params: Record<string, unknown>;
 }
 
+/** The last failed webhook post, as getWebhookInfo reports it (cleared by setWebhook). */
+export interface WebhookError {
+  /** unix seconds */
+  date: number;
+  message: string;
+}
+
 export interface InlineAnswerRecord {
   inline_query_id: string;
   /** the results as sent, JSON decoded */
@@ -84,6 +91,9 @@ export interface EmulatorState {
   /** keyed by commandsKey(scope, language_code) */
   readonly commands: Map<string, CommandsRecord>;
   webhook: WebhookRecord | undefined;
+  webhookError: WebhookError | undefined;
+  /** Emulated ms before which another setWebhook with a URL gets 429 (Telegram allows one a second). */
+  nextSetWebhookAtMs: number;
   readonly inlineQueries: Map<string, InlineQueryRecord>;
   /** every accepted answerInlineQuery, in order */
   readonly inlineAnswers: InlineAnswerRecord[];
@@ -102,6 +112,8 @@ export function createState(token: string, bot: UserFromGetMe, options: Emulator
     callbackQueries: new Map(),
     commands: new Map(),
     webhook: undefined,
+    webhookError: undefined,
+    nextSetWebhookAtMs: 0,
     inlineQueries: new Map(),
     inlineAnswers: [],
   };

@@ -64,9 +64,7 @@ export class UpdateQueue {
     this.waiter = undefined;
     previous?.fail(conflict('terminated by other getUpdates request; make sure that only one bot instance is running'));
     this.confirm(options.offset ?? 0);
-    if (options.allowedUpdates !== undefined) {
-      this.allowed = options.allowedUpdates.length === 0 ? undefined : new Set(options.allowedUpdates);
-    }
+    if (options.allowedUpdates !== undefined) this.setAllowed(options.allowedUpdates);
     const limit = Math.min(Math.max(options.limit ?? MAX_UPDATES_LIMIT, 1), MAX_UPDATES_LIMIT);
     const ready = this.take(limit);
     const timeout = options.timeoutSeconds ?? 0;
@@ -99,9 +97,31 @@ export class UpdateQueue {
     });
   }
 
-  /** Updates queued and not yet confirmed by a later offset. */
+  /** Updates queued and not yet confirmed by a later offset (or, with a webhook, by a 2xx answer). */
   pending(): Update[] {
     return this.queue.map((q) => q.update);
+  }
+
+  /** As getUpdates and setWebhook set it: applies to updates created from now on; [] means the default. */
+  setAllowed(types: readonly string[]): void {
+    this.allowed = types.length === 0 ? undefined : new Set(types);
+  }
+
+  /** The update types set by allowed_updates, undefined while Telegram's default applies. */
+  allowedTypes(): string[] | undefined {
+    return this.allowed === undefined ? undefined : [...this.allowed];
+  }
+
+  /** A webhook post of the update is under way: it counts as fetched. */
+  markDelivered(updateId: number): void {
+    const queued = this.queue.find((q) => q.update.update_id === updateId);
+    if (queued !== undefined) queued.delivered = true;
+  }
+
+  /** The webhook answered 2xx for the update: Telegram forgets it. */
+  remove(updateId: number): void {
+    this.queue = this.queue.filter((q) => q.update.update_id !== updateId);
+    this.feed.emit();
   }
 
   /** Every queued update was handed out by some getUpdates (it may still be being handled). */

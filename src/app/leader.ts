@@ -1,0 +1,177 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { pause } from '../backoff.ts';
+import type { Gauge } from '../metrics/registry.ts';
+import type { CoordinationStore } from '../store/store.ts';
+import type { Runner } from '../telegram/polling-runner.ts';
+
+// Telegram allows one getUpdates consumer per bot and answers a second with 409: with several
+// replicas, the one holding the "polling" lease polls and the others stand by, calling nothing.
+
+export const POLLING_LEASE = 'polling';
+/** A leader that lost its lease ends its long poll at once and gives its handlers this long. */
+const LOST_GRACE_MS = 1_000;
+
+/** This process as a lease owner: unique across hosts, restarts and processes. */
+export const createOwnerId = (): string => `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+export type PollingLeadership = {
+  /** Stops polling (waiting up to graceMs for the handlers) and gives the lease up for a standby. */
+  stop(graceMs: number): Promise<void>;
+  inFlight(): number;
+  /** True while this replica holds the lease. */
+  leading(): boolean;
+  /** Resolves after stop(); rejects when Telegram refuses the bot for good while it polls. */
+  done: Promise<void>;
+};
+
+export type LeadershipOptions = {
+  coordination: Pick<CoordinationStore, 'lease' | 'releaseLease'>;
+  owner: string;
+  /** How long the lease lasts unrenewed; renewed (or tried for, standing by) every third of it. */
+  leaseMs: number;
+  logger: Logger;
+  /** Set to 1 while leading, 0 while standing by. */
+  gauge?: Gauge;
+  /** Starts polling: called on taking the lease; `signal` ends its start-up retries when the lead is given up meanwhile. */
+  startRunner: (signal: AbortSignal) => Promise<Runner>;
+  now?: () => number;
+};
+
+type Lead = {
+  /** The runner once started; undefined when it failed to start or was abandoned meanwhile. */
+  runner: Promise<Runner | undefined>;
+  current: Runner | undefined;
+  /** Aborted when the lead is given up before its runner started: stop it as soon as it has. */
+  abandon: AbortController;
+};
+
+/** Rejects when `work` does not settle within `ms`: a store that hangs must not outlast the lease. */
+const within = <T>(work: () => T | Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the store did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([Promise.resolve().then(work), timeout]).finally(() => clearTimeout(timer));
+};
+
+/**
+ * Polls while this replica holds the polling lease, and stands by otherwise. The holder renews
+ * it every leaseMs/3; a standby tries for it as often, so it takes over within the lease (plus a
+ * third) after the holder died. A renewal that fails, or does not answer within the period, stops
+ * polling at once: another replica may take the lease when it ends, and two must never poll.
+ */
+export const startPollingLeadership = async ({ coordination, owner, leaseMs, logger, gauge, startRunner, now = Date.now }: LeadershipOptions): Promise<PollingLeadership> => {
+  const periodMs = Math.max(1, Math.floor(leaseMs / 3));
+  const aborter = new AbortController();
+  /** The runner while this replica leads: starting (its start-up calls retry), or running. */
+  let lead: Lead | undefined;
+  let standingBy = false;
+  let storeFailing = false;
+  let looping: Promise<void> = Promise.resolve();
+  const ended = Promise.withResolvers<void>();
+  // Observed here, so that a refusal nobody awaits is no unhandled rejection; `done` still rejects.
+  ended.promise.catch(() => undefined);
+
+  /** Stops the lead's runner; one still making its start-up calls is stopped once it has started. */
+  const stopRunner = async (graceMs: number) => {
+    const current = lead;
+    lead = undefined;
+    if (current === undefined) return;
+    const late = Promise.withResolvers<undefined>();
+    const timer = setTimeout(() => late.resolve(undefined), graceMs);
+    const runner = await Promise.race([current.runner, late.promise]);
+    clearTimeout(timer);
+    if (runner === undefined) current.abandon.abort();
+    else await runner.stop(graceMs);
+  };
+
+  const takeLead = () => {
+    standingBy = false;
+    gauge?.set({}, 1);
+    logger.info({ owner }, 'took over polling');
+    const entry: Lead = { abandon: new AbortController(), current: undefined, runner: Promise.resolve(undefined) };
+    entry.runner = startRunner(entry.abandon.signal).then(
+      (runner) => {
+        if (entry.abandon.signal.aborted) {
+          void runner.stop(0);
+          return undefined;
+        }
+        entry.current = runner;
+        // Telegram refusing the bot for good ends this process's polling, lease or not.
+        runner.done.catch((error: unknown) => {
+          if (lead === entry) void shutdown(0, error);
+        });
+        return runner;
+      },
+      (error: unknown) => {
+        if (lead === entry) void shutdown(0, error);
+        return undefined;
+      },
+    );
+    lead = entry;
+  };
+
+  const standDown = async (reason: unknown) => {
+    gauge?.set({}, 0);
+    logger.warn({ err: reason, owner }, 'lost the polling lease');
+    await stopRunner(LOST_GRACE_MS);
+  };
+
+  const tick = async () => {
+    let held = false;
+    let problem: unknown;
+    try {
+      held = await within(() => coordination.lease(POLLING_LEASE, owner, now(), leaseMs), periodMs);
+      storeFailing = false;
+    } catch (error) {
+      problem = error;
+    }
+    if (aborter.signal.aborted) return;
+    const leading = lead !== undefined;
+    if (held && !leading) takeLead();
+    else if (!held && leading) await standDown(problem ?? new Error('another replica holds the lease'));
+    else if (!held && problem !== undefined && !storeFailing) {
+      storeFailing = true;
+      logger.warn({ err: problem }, 'could not try for the polling lease: the store failed');
+    } else if (!held && problem === undefined && !standingBy) {
+      standingBy = true;
+      logger.info({ owner, retryMs: periodMs }, 'standing by: another replica polls');
+    }
+  };
+
+  const loop = async () => {
+    while (!aborter.signal.aborted) {
+      await pause(periodMs, aborter.signal);
+      if (!aborter.signal.aborted) await tick();
+    }
+  };
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = (graceMs: number, failure?: unknown) =>
+    (stopping ??= (async () => {
+      aborter.abort();
+      await looping;
+      await stopRunner(graceMs);
+      gauge?.set({}, 0);
+      try {
+        // A standby takes over at its next try instead of waiting for the lease to end.
+        await coordination.releaseLease(POLLING_LEASE, owner);
+      } catch (error) {
+        logger.warn({ err: error }, 'could not give the polling lease up: a standby takes over when it ends');
+      }
+      if (failure === undefined) ended.resolve();
+      else ended.reject(failure);
+    })());
+
+  gauge?.set({}, 0);
+  await tick();
+  looping = loop();
+  return {
+    stop: (graceMs) => shutdown(graceMs),
+    inFlight: () => lead?.current?.inFlight() ?? 0,
+    leading: () => lead !== undefined,
+    done: ended.promise,
+  };
+};

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { POLLING_LEASE, startPollingLeadership, type PollingLeadership } from '../../src/app/leader.ts';
+import { createMetricsRegistry } from '../../src/metrics/registry.ts';
+import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import type { CoordinationStore } from '../../src/store/store.ts';
+import { startPolling } from '../../src/telegram/polling-runner.ts';
+import { useTempDirs } from '../store/support.ts';
+import { createTestBot, sleep, startFixture, until, type Fixture } from '../telegram/fixture.ts';
+
+// Polling leadership between "replicas" in one test process: each its own bot and lease owner,
+// all on one real sqlite store (its leases are rows, shared like PostgreSQL's), against the emulator.
+
+const LEASE_MS = 300;
+const tempDir = useTempDirs();
+let f: Fixture;
+let store: ReturnType<typeof openSqliteStore>;
+const leaderships: PollingLeadership[] = [];
+beforeEach(async () => {
+  f = await startFixture();
+  store = openSqliteStore({ dataDir: tempDir() });
+});
+afterEach(async () => {
+  await Promise.all(leaderships.splice(0).map((leadership) => leadership.stop(100)));
+  await f.close();
+  store.close();
+});
+
+const replica = async (owner: string, { coordination = store.coordination as CoordinationStore } = {}) => {
+  const metrics = createMetricsRegistry();
+  let starts = 0;
+  const bot = createTestBot(f.api, (update) => update.reply(`${owner}: ${update.text}`).then(() => undefined));
+  const leadership = await startPollingLeadership({
+    coordination,
+    owner,
+    leaseMs: LEASE_MS,
+    logger: f.logger.child({ owner }),
+    gauge: metrics.gauge({ name: 'polling_leader', help: 'Leading.' }),
+    startRunner: (signal) => {
+      starts++;
+      return startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal });
+    },
+  });
+  leaderships.push(leadership);
+  return { leadership, starts: () => starts, gauge: () => /^polling_leader (\d)$/m.exec(metrics.render())?.[1] };
+};
+
+const logsOf = (owner: string, msg: string) => f.logs.filter((line) => line.owner === owner && line.msg === msg);
+
+describe('polling leadership', () => {
+  it('lets exactly one replica poll; the other stands by without calling Telegram, and says so once', async () => {
+    const one = await replica('one');
+    const two = await replica('two');
+    expect([one.leadership.leading(), two.leadership.leading()]).toEqual([true, false]);
+    await f.api.waitForPolling();
+    await sleep(LEASE_MS * 2);
+    expect([one.starts(), two.starts()]).toEqual([1, 0]);
+    expect([one.gauge(), two.gauge()]).toEqual(['1', '0']);
+    expect(logsOf('one', 'took over polling')).toHaveLength(1);
+    expect(logsOf('two', 'standing by: another replica polls')).toHaveLength(1);
+    // No getUpdates ever conflicted: one consumer only.
+    expect(f.api.callsTo('getUpdates').filter((call) => !call.response.ok && !call.aborted)).toEqual([]);
+
+    const user = f.api.createUser();
+    f.api.sendText({ from: user, text: 'hi' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('one: hi');
+  });
+
+  it('hands over within one retry period when the leader stops, and the new leader answers', async () => {
+    const one = await replica('one');
+    const two = await replica('two');
+    await f.api.waitForPolling();
+    const stoppedAt = Date.now();
+    await one.leadership.stop(100);
+    expect(one.gauge()).toBe('0');
+    await until(() => two.leadership.leading(), 2_000);
+    expect(Date.now() - stoppedAt).toBeLessThan(LEASE_MS);
+    const user = f.api.createUser();
+    f.api.sendText({ from: user, text: 'after' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('two: after');
+    expect(two.gauge()).toBe('1');
+  });
+
+  it('stops polling at once when a renewal fails, and another replica takes over when the lease ends', async () => {
+    let failing = false;
+    // The real store, failing on demand as a database that went away would.
+    const flaky: CoordinationStore = {
+      ...store.coordination,
+      lease: (...args) => {
+        if (failing) throw new Error('connection terminated');
+        return store.coordination.lease(...args);
+      },
+    };
+    const one = await replica('one', { coordination: flaky });
+    const two = await replica('two');
+    await f.api.waitForPolling();
+    failing = true;
+    await until(() => !one.leadership.leading(), 1_000);
+    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ level: 40, err: { message: 'connection terminated' } });
+    expect(one.gauge()).toBe('0');
+    await until(() => two.leadership.leading(), 2_000);
+    const user = f.api.createUser();
+    f.api.sendText({ from: user, text: 'still served' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('two: still served');
+    // The old leader's long poll ended when it lost the lease: it never conflicted with the new one
+    // (a 409 to either would show here).
+    expect(f.api.callsTo('getUpdates').filter((call) => call.response.ok === false && !call.aborted)).toEqual([]);
+  });
+
+  it('gives the lead up when the store does not answer a renewal within the period', async () => {
+    let hanging = false;
+    const slow: CoordinationStore = {
+      ...store.coordination,
+      lease: (...args) => (hanging ? new Promise<boolean>(() => {}) : store.coordination.lease(...args)),
+    };
+    const one = await replica('one', { coordination: slow });
+    await f.api.waitForPolling();
+    hanging = true;
+    await until(() => !one.leadership.leading(), 1_000);
+    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ err: { message: `the store did not answer within ${LEASE_MS / 3} ms` } });
+  });
+
+  it('rejects `done` and gives the lease up when Telegram refuses the bot while it polls', async () => {
+    const one = await replica('one');
+    f.api.failNext('getUpdates', { error_code: 401 });
+    await expect(one.leadership.done).rejects.toMatchObject({ code: 401 });
+    expect(store.coordination.lease(POLLING_LEASE, 'someone else', Date.now(), LEASE_MS)).toBe(true);
+  });
+
+  it('stops within the grace while the runner is still retrying its start-up calls', async () => {
+    f.api.failNext('deleteWebhook', { error_code: 502 }, { times: 1000 });
+    const one = await replica('one');
+    await f.api.waitForCall('deleteWebhook', { count: 2 });
+    const started = Date.now();
+    await one.leadership.stop(200);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Its start-up retries ended too: no more deleteWebhook calls.
+    const calls = f.api.callsTo('deleteWebhook').length;
+    await sleep(300);
+    expect(f.api.callsTo('deleteWebhook')).toHaveLength(calls);
+    expect(store.coordination.lease(POLLING_LEASE, 'someone else', Date.now(), LEASE_MS)).toBe(true);
+  });
+});

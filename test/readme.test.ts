@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+import { CONFIG_VARIABLES } from '../src/config.ts';
+import { ROOT } from './support/start-command.ts';
+
+it('the README’s configuration table lists exactly the variables the bot reads', () => {
+  const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+  const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((match) => match[1]);
+  expect([...documented].sort()).toEqual([...CONFIG_VARIABLES].sort());
+});

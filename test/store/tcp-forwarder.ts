@@ -1,0 +1,56 @@
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+
+// A TCP forwarder on a loopback port to the test run's PostgreSQL server: stopped, the database
+// is "down" for whoever connects through it (connections refused, open ones cut); started
+// again on the same port, it is back.
+
+export type Forwarder = {
+  port: number;
+  /** Listens on `port` again, forwarding each connection. */
+  start(): Promise<void>;
+  /** Stops listening and cuts every connection made through it. */
+  stop(): Promise<void>;
+};
+
+/** A loopback port nothing listens on (for now). */
+export const freePort = async (): Promise<number> => {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+};
+
+export const createForwarder = (targetPort: number, port: number): Forwarder => {
+  const sockets = new Set<Socket>();
+  let server: Server | undefined;
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  };
+  return {
+    port,
+    async start() {
+      const listening = createServer((client) => {
+        const upstream = connect(targetPort, '127.0.0.1');
+        track(client);
+        track(upstream);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+        client.pipe(upstream).pipe(client);
+      });
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen(port, '127.0.0.1', resolve);
+      });
+      server = listening;
+    },
+    async stop() {
+      const stopping = server;
+      server = undefined;
+      for (const socket of sockets) socket.destroy();
+      if (stopping) await new Promise<void>((resolve) => stopping.close(() => resolve()));
+    },
+  };
+};
