@@ -29,7 +29,7 @@ export type PollingLeadership = {
 export type LeadershipOptions = {
   coordination: Pick<CoordinationStore, 'lease' | 'releaseLease'>;
   owner: string;
-  /** How long the lease lasts unrenewed; renewed (or tried for, standing by) every third of it. */
+  /** A standby takes over at most this long after the holder died (LEADER_LEASE_SECONDS). */
   leaseMs: number;
   logger: Logger;
   /** Set to 1 while leading, 0 while standing by. */
@@ -58,12 +58,16 @@ const within = <T>(work: () => T | Promise<T>, ms: number): Promise<T> => {
 
 /**
  * Polls while this replica holds the polling lease, and stands by otherwise. The holder renews
- * it every leaseMs/3; a standby tries for it as often, so it takes over within the lease (plus a
- * third) after the holder died. A renewal that fails, or does not answer within the period, stops
+ * it every leaseMs/6; a standby tries for it as often, so it takes over within leaseMs after the
+ * holder died. A renewal that fails, or does not answer within the period, stops
  * polling at once: another replica may take the lease when it ends, and two must never poll.
  */
 export const startPollingLeadership = async ({ coordination, owner, leaseMs, logger, gauge, startRunner, now = Date.now }: LeadershipOptions): Promise<PollingLeadership> => {
-  const periodMs = Math.max(1, Math.floor(leaseMs / 3));
+  // The store keeps the lease for two thirds of leaseMs, renewed or tried for every sixth: a
+  // standby takes over at most 2/3 + 1/6 of leaseMs after the holder's last renewal, so within
+  // LEADER_LEASE_SECONDS of its death, and a holder gets four tries before its lease could end.
+  const periodMs = Math.max(1, Math.floor(leaseMs / 6));
+  const heldMs = Math.max(2, Math.floor((leaseMs * 2) / 3));
   const aborter = new AbortController();
   /** The runner while this replica leads: starting (its start-up calls retry), or running. */
   let lead: Lead | undefined;
@@ -123,7 +127,7 @@ export const startPollingLeadership = async ({ coordination, owner, leaseMs, log
     let held = false;
     let problem: unknown;
     try {
-      held = await within(() => coordination.lease(POLLING_LEASE, owner, now(), leaseMs), periodMs);
+      held = await within(() => coordination.lease(POLLING_LEASE, owner, now(), heldMs), periodMs);
       storeFailing = false;
     } catch (error) {
       problem = error;

@@ -7,6 +7,7 @@ import { DEFAULT_BACKOFF } from '../telegram/retry-policy.ts';
 import { createStartUpRetry } from '../telegram/start-up.ts';
 import type { Gauge, MetricsRegistry } from '../metrics/registry.ts';
 import type { CoordinationStore } from '../store/store.ts';
+import { createChatOrder } from './chat-order.ts';
 import { startHttpServer, type Readiness } from './http-server.ts';
 import { createOwnerId, startPollingLeadership } from './leader.ts';
 import { createWebhookReceiver, setupWebhook } from '../telegram/webhook.ts';
@@ -96,6 +97,7 @@ export const startReceiving = async ({ bot, config, coordination, leaderLeaseMs,
   }
 
   const receiver = createWebhookReceiver({ bot, logger, concurrency: config.concurrency, deadlineMs: config.handlerDeadlineMs });
+  const inChatOrder = createChatOrder({ coordination, owner: createOwnerId(), logger, waitMs: config.handlerDeadlineMs });
   const hook = await setupWebhook({
     telegram: bot.telegram,
     url: config.webhook.url,
@@ -114,7 +116,7 @@ export const startReceiving = async ({ bot, config, coordination, leaderLeaseMs,
     webhook: {
       path: hook.path,
       secretToken: hook.secretToken,
-      handleUpdate: receiver.receive,
+      handleUpdate: (update) => inChatOrder(update, () => receiver.receive(update)),
       answerWithinMs: Math.min(config.handlerDeadlineMs, WEBHOOK_ANSWER_LIMIT_MS),
     },
   });

@@ -116,7 +116,7 @@ describe('polling leadership', () => {
     await f.api.waitForPolling();
     hanging = true;
     await until(() => !one.leadership.leading(), 1_000);
-    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ err: { message: `the store did not answer within ${LEASE_MS / 3} ms` } });
+    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ err: { message: `the store did not answer within ${Math.floor(LEASE_MS / 6)} ms` } });
   });
 
   it('rejects `done` and gives the lease up when Telegram refuses the bot while it polls', async () => {

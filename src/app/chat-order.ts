@@ -1,0 +1,74 @@
+import type { Logger } from 'pino';
+import type { Update } from 'telegraf/types';
+import type { CoordinationStore } from '../store/store.ts';
+
+// Order within a chat across webhook replicas. Telegram posts a webhook queue's updates one at a
+// time, waiting for each answer (telegram-bot-api's WebhookActor), and the bot answers only when an
+// update is handled: so a chat's messages, which Telegram queues by chat, are handled in order
+// whichever replica gets them. A button press is queued by the user who pressed it: in a group,
+// two members' presses on one message are two queues and may reach two replicas at once. Those,
+// and only those, take a short lease on the chat in the shared store first.
+
+/** How long a chat's lease lasts unrenewed: a replica that dies holding it delays the chat this long at most. */
+const LEASE_MS = 10_000;
+const RENEW_EVERY_MS = 3_000;
+const FIRST_WAIT_MS = 20;
+const LONGEST_WAIT_MS = 250;
+
+/** The chat of an update Telegram does not queue by that chat: a button press in a group. */
+export const crossQueueChat = (update: Update): number | undefined => {
+  if (!('callback_query' in update)) return undefined;
+  const chatId = update.callback_query.message?.chat.id;
+  return chatId !== undefined && chatId !== update.callback_query.from.id ? chatId : undefined;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export type ChatOrderOptions = {
+  coordination: Pick<CoordinationStore, 'lease' | 'releaseLease'>;
+  /** This replica, as a lease owner. */
+  owner: string;
+  logger: Logger;
+  /** The longest an update waits for its chat: then it is handled anyway (its deadline). */
+  waitMs: number;
+  now?: () => number;
+};
+
+export const createChatOrder = ({ coordination, owner, logger, waitMs, now = Date.now }: ChatOrderOptions) => {
+  let warnedAt = -Infinity;
+  const warn = (fields: Record<string, unknown>, message: string) => {
+    if (now() - warnedAt < 60_000) return;
+    warnedAt = now();
+    logger.warn(fields, message);
+  };
+  const take = async (name: string, holder: string): Promise<boolean> => {
+    const until = now() + waitMs;
+    for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
+      if (await coordination.lease(name, holder, now(), LEASE_MS)) return true;
+      if (now() + wait > until) return false;
+      await sleep(wait);
+    }
+  };
+  /** Runs `handle` for `update`, after any other replica's update of the same chat that needs ordering. */
+  return async <T>(update: Update, handle: () => Promise<T>): Promise<T> => {
+    const chatId = crossQueueChat(update);
+    if (chatId === undefined) return handle();
+    const name = `chat:${chatId}`;
+    const holder = `${owner}:${update.update_id}`;
+    let held = false;
+    try {
+      held = await take(name, holder);
+      if (!held) warn({ chatId, updateId: update.update_id }, 'handled a button press without its chat’s turn: another replica held the chat too long');
+    } catch (error) {
+      // The store is down: the update is still handled (one process keeps its own order).
+      warn({ err: error, chatId }, 'could not take the chat’s turn in the store: handling the update anyway');
+    }
+    const renew = held ? setInterval(() => void Promise.resolve(coordination.lease(name, holder, now(), LEASE_MS)).catch(() => undefined), RENEW_EVERY_MS) : undefined;
+    try {
+      return await handle();
+    } finally {
+      clearInterval(renew);
+      if (held) await Promise.resolve(coordination.releaseLease(name, holder)).catch(() => undefined);
+    }
+  };
+};
