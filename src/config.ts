@@ -112,6 +112,8 @@ const envSchema = z.object({
   WATCH_INTERVAL_SECONDS: optionalNumberVar(1, 86_400, 'seconds'),
   WATCH_LIMIT_PER_CHAT: numberVar(50, 1, 1000, 'watches'),
   WATCH_MAX_RECORDS: numberVar(100, 1, 1000, 'records'),
+  EXPORT_MAX_RECORDS: numberVar(1000, 1, 10_000, 'records'),
+  EXPORT_CONCURRENCY: numberVar(2, 1, 20, 'exports'),
   QUIET_HOURS: optionalText.transform((value, ctx) => {
     if (value === undefined) return undefined;
     const match = /^(\d{1,2})-(\d{1,2})$/.exec(value);
@@ -127,7 +129,8 @@ const envSchema = z.object({
     (value) => value === undefined || /^postgres(ql)?:\/\/[^\s]+$/.test(value),
     'must be a postgres:// (or postgresql://) connection URL',
   ),
-  DATABASE_POOL_SIZE: numberVar(10, 1, 100, 'connections'),
+  // Two at least: a lock held while the webhook is set takes one connection, its queries another.
+  DATABASE_POOL_SIZE: numberVar(10, 2, 100, 'connections'),
   LEADER_LEASE_SECONDS: numberVar(15, 2, 300, 'seconds'),
   LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
 });
@@ -211,6 +214,12 @@ const toConfig = (e: Env) => ({
     maxRecords: e.WATCH_MAX_RECORDS,
     /** Hours [from, to) in TIME_ZONE when notifications are sent without sound; may wrap midnight. */
     quietHours: e.QUIET_HOURS,
+  },
+  export: {
+    /** The most records one Excel file holds: past it, the first ones and a note. */
+    maxRecords: e.EXPORT_MAX_RECORDS,
+    /** Exports running at once across all users; the next wait in line. */
+    concurrency: e.EXPORT_CONCURRENCY,
   },
   /** Telegram's language_code for the console chat's user, from LANG; undefined lets DEFAULT_LANGUAGE decide. */
   consoleLanguage: e.LANG,

@@ -1,8 +1,8 @@
 import { createBot } from './bot/create-bot.ts';
-import { setCommandMenus } from './bot/commands-menu.ts';
 import { openPortal } from './app/portal.ts';
 import { startReceiving } from './app/telegram.ts';
 import { startWatches, type Watches } from './app/watches.ts';
+import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { runConsoleChat } from './console/console-chat.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
@@ -14,6 +14,7 @@ import { StoreVersionError } from './store/migrations.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { allReady, watchStoreHealth } from './app/store-health.ts';
+import { startHttpServer } from './app/http-server.ts';
 import { startLimitSweeper } from './app/limit-sweeper.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
@@ -34,15 +35,21 @@ try {
   refuse(error);
 }
 const consoleMode = config.botToken === undefined;
-const databasePassword = (url: string | undefined): string => {
-  if (url === undefined || !URL.canParse(url)) return '';
-  return decodeURIComponent(new URL(url).password);
+/** DATABASE_URL's password, as written and decoded: the log must show neither. */
+const databasePasswords = (url: string | undefined): string[] => {
+  if (url === undefined || !URL.canParse(url)) return [];
+  const { password } = new URL(url);
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password];
+  }
 };
 const secrets = [
   config.botToken ?? '',
   config.webhook?.secret ?? '',
   config.portal.kind === 'remote' ? (config.portal.token ?? '') : '',
-  databasePassword(config.database?.url),
+  ...databasePasswords(config.database?.url),
 ];
 // The portal token in use: the one read from PORTAL_TOKEN_FILE, and again after each rotation.
 let portalToken = () => '';
@@ -61,11 +68,24 @@ try {
 portalToken = portal.token;
 // The sqlite file in DATA_DIR, or PostgreSQL shared by replicas (waited for while it is down).
 let store: Store;
+// While a database that is down at start is waited for, /healthz says alive and /readyz 503, so
+// that an orchestrator neither restarts the bot nor sends it traffic; the real server follows.
+const waiting =
+  config.database && config.port !== undefined && !consoleMode
+    ? await startHttpServer({
+        port: config.port,
+        logger,
+        metrics: metrics.registry,
+        readiness: () => ({ ready: false, detail: { store: 'postgres', storeReachable: false, starting: true } }),
+      })
+    : undefined;
 try {
   store = await openStore(config, { logger });
 } catch (error) {
+  await waiting?.close(0);
   refuse(error);
 }
+await waiting?.close(0);
 const storeHealth = watchStoreHealth({ store, logger });
 const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 const botFor = (token: string, telegramApiRoot: string) =>
@@ -123,6 +143,7 @@ if (consoleMode) {
       readiness: () => allReady(portal.readiness(), storeHealth.readiness()),
       coordination: store.coordination,
       leaderLeaseMs: config.leaderLeaseMs,
+      orderAcrossReplicas: store.backend === 'postgres',
       onSecret: (secret) => secrets.push(secret),
     });
   } catch (error) {
@@ -131,7 +152,7 @@ if (consoleMode) {
   }
   watches = watchesFor(bot);
   void portal.probe();
-  setCommandMenus(bot.telegram, config.defaultLanguage).catch((error: unknown) => logger.warn({ err: error }, 'could not set the command menus'));
+  setCommandMenusOnce(bot.telegram, config.defaultLanguage, store.coordination).catch((error: unknown) => logger.warn({ err: error }, 'could not set the command menus'));
   receiving?.done.catch((error: unknown) => {
     logger.fatal({ err: error }, 'Telegram refused the bot for good');
     void stop('telegram refused', 1);

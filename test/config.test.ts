@@ -124,7 +124,7 @@ describe('parseConfig', () => {
       leaderLeaseMs: 5_000,
     });
     expect(problemsOf({ DATABASE_URL: 'mysql://db/bot' })).toEqual(['DATABASE_URL: must be a postgres:// (or postgresql://) connection URL']);
-    expect(problemsOf({ DATABASE_POOL_SIZE: '0' })).toEqual(['DATABASE_POOL_SIZE: must be a whole number of connections from 1 to 100']);
+    expect(problemsOf({ DATABASE_POOL_SIZE: '1' })).toEqual(['DATABASE_POOL_SIZE: must be a whole number of connections from 2 to 100']);
     expect(problemsOf({ LEADER_LEASE_SECONDS: '1' })).toEqual(['LEADER_LEASE_SECONDS: must be a whole number of seconds from 2 to 300']);
   });
 

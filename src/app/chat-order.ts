@@ -5,9 +5,11 @@ import type { CoordinationStore } from '../store/store.ts';
 // Order within a chat across webhook replicas. Telegram posts a webhook queue's updates one at a
 // time, waiting for each answer (telegram-bot-api's WebhookActor), and the bot answers only when an
 // update is handled: so a chat's messages, which Telegram queues by chat, are handled in order
-// whichever replica gets them. A button press is queued by the user who pressed it: in a group,
-// two members' presses on one message are two queues and may reach two replicas at once. Those,
-// and only those, take a short lease on the chat in the shared store first.
+// whichever replica gets them. But a button press is queued by the user who pressed it, apart
+// from the chat's messages: a press and a message in one chat, or two members' presses in a
+// group, may reach two replicas at once. So with replicas every update of a chat takes a short
+// lease on the chat in the shared store first (two round trips), and one process alone keeps its
+// order in memory (src/telegram/keyed-queue.ts) at no cost.
 
 /** How long a chat's lease lasts unrenewed: a replica that dies holding it delays the chat this long at most. */
 const LEASE_MS = 10_000;
@@ -15,11 +17,14 @@ const RENEW_EVERY_MS = 3_000;
 const FIRST_WAIT_MS = 20;
 const LONGEST_WAIT_MS = 250;
 
-/** The chat of an update Telegram does not queue by that chat: a button press in a group. */
-export const crossQueueChat = (update: Update): number | undefined => {
-  if (!('callback_query' in update)) return undefined;
-  const chatId = update.callback_query.message?.chat.id;
-  return chatId !== undefined && chatId !== update.callback_query.from.id ? chatId : undefined;
+/** The chat an update belongs to; none for an inline query. */
+export const chatOf = (update: Update): number | undefined => {
+  if ('message' in update) return update.message.chat.id;
+  if ('callback_query' in update) return update.callback_query.message?.chat.id;
+  if ('edited_message' in update) return update.edited_message.chat.id;
+  if ('my_chat_member' in update) return update.my_chat_member.chat.id;
+  if ('chat_member' in update) return update.chat_member.chat.id;
+  return undefined;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -51,14 +56,14 @@ export const createChatOrder = ({ coordination, owner, logger, waitMs, now = Dat
   };
   /** Runs `handle` for `update`, after any other replica's update of the same chat that needs ordering. */
   return async <T>(update: Update, handle: () => Promise<T>): Promise<T> => {
-    const chatId = crossQueueChat(update);
+    const chatId = chatOf(update);
     if (chatId === undefined) return handle();
     const name = `chat:${chatId}`;
     const holder = `${owner}:${update.update_id}`;
     let held = false;
     try {
       held = await take(name, holder);
-      if (!held) warn({ chatId, updateId: update.update_id }, 'handled a button press without its chat’s turn: another replica held the chat too long');
+      if (!held) warn({ chatId, updateId: update.update_id }, 'handled an update without its chat’s turn: another replica held the chat too long');
     } catch (error) {
       // The store is down: the update is still handled (one process keeps its own order).
       warn({ err: error, chatId }, 'could not take the chat’s turn in the store: handling the update anyway');

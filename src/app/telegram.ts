@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Update } from 'telegraf/types';
 import type { Config } from '../config.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
 import { startPolling, type PollableBot } from '../telegram/polling-runner.ts';
@@ -28,6 +29,11 @@ type Options = {
   coordination: CoordinationStore;
   /** How long the polling lease lasts unrenewed (LEADER_LEASE_SECONDS): a standby takes over after it. */
   leaderLeaseMs: number;
+  /**
+   * Webhook: several replicas share the store (PostgreSQL), so each update of a chat first takes
+   * the chat's turn there (src/app/chat-order.ts). One process keeps its order in memory alone.
+   */
+  orderAcrossReplicas?: boolean;
   logger: Logger;
   metrics: MetricsRegistry;
   readiness: () => Readiness;
@@ -61,7 +67,18 @@ const leaderGauge = (metrics: MetricsRegistry): Gauge => {
  * polls and the others stand by; with a webhook, any replica takes any update. With PORT, an HTTP
  * server also answers /healthz, /readyz and /metrics.
  */
-export const startReceiving = async ({ bot, config, coordination, leaderLeaseMs, logger, metrics, readiness, onSecret, backoff = DEFAULT_BACKOFF }: Options): Promise<Receiving> => {
+export const startReceiving = async ({
+  bot,
+  config,
+  coordination,
+  leaderLeaseMs,
+  orderAcrossReplicas = false,
+  logger,
+  metrics,
+  readiness,
+  onSecret,
+  backoff = DEFAULT_BACKOFF,
+}: Options): Promise<Receiving> => {
   const atStart = createStartUpRetry({ logger, backoff });
   // Every replica checks the token at start, standbys included.
   bot.botInfo ??= await atStart('getMe', () => bot.telegram.getMe());
@@ -97,11 +114,14 @@ export const startReceiving = async ({ bot, config, coordination, leaderLeaseMs,
   }
 
   const receiver = createWebhookReceiver({ bot, logger, concurrency: config.concurrency, deadlineMs: config.handlerDeadlineMs });
-  const inChatOrder = createChatOrder({ coordination, owner: createOwnerId(), logger, waitMs: config.handlerDeadlineMs });
+  const inChatOrder = orderAcrossReplicas
+    ? createChatOrder({ coordination, owner: createOwnerId(), logger, waitMs: config.handlerDeadlineMs })
+    : <T>(_update: Update, handle: () => Promise<T>) => handle();
   const hook = await setupWebhook({
     telegram: bot.telegram,
     url: config.webhook.url,
     secretToken: config.webhook.secret,
+    botToken: bot.telegram.token,
     allowedUpdates: [...ALLOWED_UPDATES],
     coordination,
     attempt: atStart,

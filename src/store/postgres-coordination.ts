@@ -13,10 +13,17 @@ export type PostgresCoordination = {
   setValue(key: string, value: string, now: number): Promise<void>;
 } & Pick<CoordinationStore, 'exclusively'>;
 
+/** Between two tries for a lock another replica holds. */
+const LOCK_RETRY_MS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * Holds a session advisory lock on a connection of its own while `task` runs: every replica
- * asking for the same name waits there. Should the connection be lost, the server lets the lock
- * go with it, and the connection is not reused.
+ * asking for the same name waits for it, trying every 100 ms (a blocking pg_advisory_lock would
+ * meet the statement timeout while the holder talks to Telegram). Should the connection be lost,
+ * the server lets the lock go with it, and the connection is not reused; its error while checked
+ * out is caught here (node-postgres would otherwise raise it as an uncaught exception).
  */
 const holdingAdvisoryLock = async <T>(pool: pg.Pool, database: string, name: string, task: () => Promise<T>): Promise<T> => {
   let client: pg.PoolClient;
@@ -26,24 +33,34 @@ const holdingAdvisoryLock = async <T>(pool: pg.Pool, database: string, name: str
     throw toPostgresUnavailable(error, database);
   }
   let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     try {
-      await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [name]);
+      for (;;) {
+        const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [name]);
+        if (rows[0]?.locked === true) break;
+        if (broken) throw broken;
+        await sleep(LOCK_RETRY_MS);
+      }
     } catch (error) {
-      broken = error instanceof Error ? error : new Error(String(error));
+      broken ??= error instanceof Error ? error : new Error(String(error));
       throw toPostgresUnavailable(error, database);
     }
     try {
       return await task();
     } finally {
       try {
-        await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+        if (!broken) await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
       } catch (error) {
         // The task's outcome stands; a connection that cannot unlock is closed, which unlocks.
         broken = error instanceof Error ? error : new Error(String(error));
       }
     }
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 };

@@ -27,8 +27,13 @@ export const createPool = ({ url, size, connectTimeoutMs = 5_000 }: PoolOptions)
     types,
     connectionTimeoutMillis: connectTimeoutMs,
     idleTimeoutMillis: 30_000,
-    // No statement may hold a connection for ever (a lock wait, a lost server).
+    // No statement may hold a connection for ever: the server cuts a slow one, and the client
+    // gives up on an answer that never comes (a cut network, a server that vanished), which
+    // TCP keepalive notices on an idle connection too.
     statement_timeout: 30_000,
+    query_timeout: 35_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
     application_name: 'order-lookup-bot',
   });
 
@@ -39,6 +44,11 @@ export const createPool = ({ url, size, connectTimeoutMs = 5_000 }: PoolOptions)
 export const inTransaction = async <T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while checked out emits 'error': caught here, not an uncaught exception.
+  const onError = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await work(client);
@@ -46,12 +56,13 @@ export const inTransaction = async <T>(pool: pg.Pool, work: (client: pg.PoolClie
     return result;
   } catch (error) {
     try {
-      await client.query('ROLLBACK');
+      if (!broken) await client.query('ROLLBACK');
     } catch (rollbackError) {
       broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
     }
     throw error;
   } finally {
+    client.off('error', onError);
     client.release(broken);
   }
 };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Telegram } from 'telegraf';
 import type { Convenience, Update } from 'telegraf/types';
@@ -21,16 +21,18 @@ export type WebhookCoordination = {
   exclusively<T>(name: string, task: () => Promise<T>): Promise<T>;
 };
 
-/** Where the shared webhook settings live in the store. */
-export const WEBHOOK_KEYS = { secret: 'webhook.secret', path: 'webhook.path', fingerprint: 'webhook.fingerprint' } as const;
+/** Where the fingerprint of the webhook last set lives in the store. */
+export const WEBHOOK_KEYS = { fingerprint: 'webhook.fingerprint' } as const;
 const WEBHOOK_LOCK = 'webhook';
 
 export type WebhookOptions = {
   telegram: Pick<Telegram, 'setWebhook' | 'getWebhookInfo'>;
-  /** The public HTTPS address Telegram posts to; without a path, a random one (shared by the replicas) is added. */
+  /** The public HTTPS address Telegram posts to; without a path, an unguessable one (the same for every replica) is added. */
   url: string;
-  /** WEBHOOK_SECRET; when absent, one generated once and shared by the replicas. */
+  /** WEBHOOK_SECRET; when absent, one derived from the bot token (the same for every replica). */
   secretToken?: string;
+  /** The bot token, which the generated secret and path are derived from. */
+  botToken: string;
   /** Always sent, so a list left over from an earlier setWebhook never applies. */
   allowedUpdates: readonly Convenience.UpdateType[];
   coordination: WebhookCoordination;
@@ -51,19 +53,14 @@ export type Webhook = {
   changed: boolean;
 };
 
-const randomToken = (bytes: number): string => randomBytes(bytes).toString('base64url');
-
-/** A secret token for a webhook, as setupWebhook makes when none is given. */
-export const generateSecretToken = (): string => randomToken(32);
 
 /** The stored value under `key`, or a new one stored there (the caller holds the webhook lock). */
-const sharedValue = async (coordination: WebhookCoordination, key: string, create: () => string, now: number): Promise<string> => {
-  const stored = await coordination.value(key);
-  if (stored !== undefined) return stored;
-  const created = create();
-  await coordination.setValue(key, created, now);
-  return created;
-};
+/**
+ * A secret (or path) every replica derives alike from the bot token, so none is stored: anyone
+ * who can read the database or its backups still cannot forge updates. Changes with the token.
+ */
+const derived = (botToken: string, purpose: string, bytes: number): string =>
+  createHmac('sha256', botToken).update(`webhook ${purpose}`).digest().subarray(0, bytes).toString('base64url');
 
 const sameTypes = (current: readonly string[] | undefined, wanted: readonly string[]): boolean => {
   const have = new Set(current ?? []);
@@ -71,8 +68,8 @@ const sameTypes = (current: readonly string[] | undefined, wanted: readonly stri
 };
 
 /**
- * Points Telegram at the webhook, once for all the replicas: under a shared lock, the secret and
- * path are read from the store (or made and stored by the first replica), and setWebhook is called
+ * Points Telegram at the webhook, once for all the replicas: under a shared lock (with the secret
+ * and path, when not configured, derived from the bot token alike by all), setWebhook is called
  * only when getWebhookInfo shows another URL or other update types, or the secret differs from the
  * one last set. Telegram does not tell the secret back, so a fingerprint of what was set is kept in
  * the store. N replicas starting together make one call (Telegram answers a burst with 429).
@@ -82,6 +79,7 @@ export const setupWebhook = async ({
   telegram,
   url,
   secretToken,
+  botToken,
   allowedUpdates,
   coordination,
   attempt = (_method, call) => call(),
@@ -93,10 +91,10 @@ export const setupWebhook = async ({
   const target = new URL(url);
   if (target.protocol !== 'https:') throw new Error('webhook: Telegram only posts to an https:// URL');
   return coordination.exclusively(WEBHOOK_LOCK, async () => {
-    const secret = secretToken ?? (await sharedValue(coordination, WEBHOOK_KEYS.secret, generateSecretToken, now()));
+    const secret = secretToken ?? derived(botToken, 'secret', 32);
     onSecret?.(secret);
     // An unguessable path keeps scanners off the handler even before the secret is checked.
-    if (target.pathname === '/') target.pathname = await sharedValue(coordination, WEBHOOK_KEYS.path, () => `/telegram/${randomToken(18)}`, now());
+    if (target.pathname === '/') target.pathname = `/telegram/${derived(botToken, 'path', 18)}`;
     const fingerprint = shortHash(JSON.stringify([target.href, secret, [...allowedUpdates].sort()]), 22);
     const info = await attempt('getWebhookInfo', () => telegram.getWebhookInfo());
     const current = info.url === target.href && sameTypes(info.allowed_updates, allowedUpdates) && (await coordination.value(WEBHOOK_KEYS.fingerprint)) === fingerprint;

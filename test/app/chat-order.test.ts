@@ -1,11 +1,11 @@
 import { pino } from 'pino';
 import type { Update } from 'telegraf/types';
 import { describe, expect, it } from 'vitest';
-import { createChatOrder, crossQueueChat } from '../../src/app/chat-order.ts';
+import { chatOf, createChatOrder } from '../../src/app/chat-order.ts';
 import { postgresBackend } from '../store/store-backends.ts';
 
-// Button presses of two members of a group, taken by two webhook replicas at once: Telegram
-// queues presses by the user who pressed, so only the shared store keeps them in order.
+// Updates of one chat taken by two webhook replicas at once: Telegram queues button presses by
+// the user who pressed, apart from the chat's messages, so only the shared store keeps them in order.
 
 const logger = pino({ level: 'silent' });
 const GROUP = { id: -100500, type: 'supergroup' as const, title: 'Sales' };
@@ -20,15 +20,18 @@ const press = (updateId: number, userId: number, chat: { id: number; type: 'supe
       message: { message_id: 1, date: 0, chat },
     },
   }) as Update;
+const message = (updateId: number, userId: number): Update =>
+  ({ update_id: updateId, message: { message_id: updateId, date: 0, chat: GROUP, from: { id: userId, is_bot: false, first_name: 'U' }, text: '/order 1' } }) as Update;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('order within a chat across webhook replicas', () => {
   const backend = postgresBackend();
 
-  it('needs the store only for a press in a group, which Telegram queues by user', () => {
-    expect(crossQueueChat(press(1, 7))).toBe(GROUP.id);
-    expect(crossQueueChat(press(2, 7, { id: 7, type: 'private' }))).toBeUndefined();
-    expect(crossQueueChat({ update_id: 3, message: { message_id: 1, date: 0, chat: { id: GROUP.id, type: 'supergroup', title: 'S' }, text: 'hi' } } as Update)).toBeUndefined();
+  it('orders every update of a chat; an inline query has none', () => {
+    expect(chatOf(press(1, 7))).toBe(GROUP.id);
+    expect(chatOf(press(2, 7, { id: 7, type: 'private' }))).toBe(7);
+    expect(chatOf(message(3, 7))).toBe(GROUP.id);
+    expect(chatOf({ update_id: 4, inline_query: { id: '1', from: { id: 7, is_bot: false, first_name: 'U' }, query: 'q', offset: '' } })).toBeUndefined();
   });
 
   it('handles two members’ presses taken by two replicas one after the other', async () => {
@@ -43,6 +46,11 @@ describe('order within a chat across webhook replicas', () => {
     };
     await Promise.all([replicas[0]!(press(10, 1), handler('first')), sleep(20).then(() => replicas[1]!(press(11, 2), handler('second')))]);
     expect(events).toEqual(['first start', 'first end', 'second start', 'second end']);
+
+    // A member's message and another's press (two queues at Telegram) wait for each other too.
+    events.length = 0;
+    await Promise.all([replicas[1]!(message(20, 3), handler('message')), sleep(20).then(() => replicas[0]!(press(21, 4), handler('press')))]);
+    expect(events).toEqual(['message start', 'message end', 'press start', 'press end']);
 
     // Presses in two different groups do not wait for each other.
     events.length = 0;

@@ -80,7 +80,8 @@ describe('two polling replicas on one database', () => {
     await leader.exited;
     await standby.waitForLog((line) => line.msg === 'took over polling', (LEASE_SECONDS + 3) * 1000);
     const tookOverMs = performance.now() - killedAt;
-    expect(tookOverMs).toBeLessThan(LEASE_SECONDS * 1000 + (LEASE_SECONDS * 1000) / 3 + 1000);
+    // Within LEADER_LEASE_SECONDS of the death (the lease is held 2/3 of it, tried for every 1/6).
+    expect(tookOverMs).toBeLessThan(LEASE_SECONDS * 1000);
     api.sendText({ from: user, text: '/order 0007300117' });
     expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
     expect(await metrics(standby)).toMatch(/^polling_leader 1$/m);

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,8 @@ export type PostgresServer = {
 
 const binDir = (): string => {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
-  if (onPath) return join(onPath, '..');
+  // Through the symlink (/usr/local/bin/initdb → /usr/lib/postgresql/15/bin/initdb): postgres beside it.
+  if (onPath) return join(realpathSync(onPath), '..');
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).filter((name) => existsSync(join(root, name, 'bin', 'initdb'))) : [];
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
@@ -38,7 +39,9 @@ const freePort = async (): Promise<number> => {
 };
 
 const asServerUser = process.getuid?.() === 0;
-const command = (bin: string, args: string[]): [string, string[]] => (asServerUser ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args]);
+/** runuser is in /usr/sbin, which a CI shell may not have on PATH. */
+const RUNUSER = ['/usr/sbin/runuser', '/sbin/runuser', '/usr/bin/runuser'].find((path) => existsSync(path)) ?? 'runuser';
+const command = (bin: string, args: string[]): [string, string[]] => (asServerUser ? [RUNUSER, ['-u', 'postgres', '--', bin, ...args]] : [bin, args]);
 
 const ready = async (url: string, server: ChildProcess, log: () => string): Promise<void> => {
   const deadline = Date.now() + 30_000;
@@ -66,7 +69,10 @@ export const startPostgres = async ({ maxConnections = 400, settings = {} }: { m
   const data = join(dir, 'data');
   const [initCmd, initArgs] = command(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']);
   const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
-  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(`initdb failed: ${init.error?.message ?? (init.stderr || init.stdout)}`);
+  }
   const port = await freePort();
   const [serverCmd, serverArgs] = command(join(bin, 'postgres'), [
     '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',

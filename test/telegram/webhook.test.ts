@@ -41,6 +41,7 @@ describe('setupWebhook', () => {
       telegram,
       url: 'https://bot.example.com/telegram/hook',
       secretToken: 'given_Secret-1',
+      botToken: api.token,
       allowedUpdates: ['message', 'callback_query'],
       coordination,
     });
@@ -53,15 +54,14 @@ describe('setupWebhook', () => {
         drop_pending_updates: false,
       }),
     });
-    // The given secret is not stored: only a fingerprint of what was set.
-    expect(await coordination.value(WEBHOOK_KEYS.secret)).toBeUndefined();
+    // The secret is not stored: only a fingerprint of what was set.
     expect(await coordination.value(WEBHOOK_KEYS.fingerprint)).not.toContain('given_Secret-1');
   });
 
   it('calls setWebhook only when the URL, the update types or the secret differ from what Telegram has', async () => {
     const { coordination } = sqliteStore();
     const setup = (changes: { url?: string; secretToken?: string; allowedUpdates?: Array<'message' | 'callback_query'> } = {}) =>
-      setupWebhook({ telegram, url: 'https://bot.example.com/hook', secretToken: 'one', allowedUpdates: ['message', 'callback_query'], coordination, ...changes });
+      setupWebhook({ telegram, url: 'https://bot.example.com/hook', secretToken: 'one', botToken: api.token, allowedUpdates: ['message', 'callback_query'], coordination, ...changes });
     expect((await setup()).changed).toBe(true);
     // In the same second: a second setWebhook would be refused with 429, and none is made.
     expect((await setup()).changed).toBe(false);
@@ -82,10 +82,10 @@ describe('setupWebhook', () => {
     expect(api.webhookSets()).toBe(5);
   });
 
-  it('generates a secret and, for a URL without a path, a random path, once: stored for the next start', async () => {
+  it('derives a secret and, for a URL without a path, an unguessable path from the bot token: the same at the next start, stored nowhere', async () => {
     const dir = tempDir();
     const first = sqliteStore(dir);
-    const webhook = await setupWebhook({ telegram, url: 'https://bot.example.com', allowedUpdates: [], coordination: first.coordination });
+    const webhook = await setupWebhook({ telegram, url: 'https://bot.example.com', botToken: api.token, allowedUpdates: [], coordination: first.coordination });
     expect(webhook.secretToken).toMatch(/^[A-Za-z0-9_-]{32,256}$/);
     expect(webhook.path).toMatch(/^\/telegram\/[A-Za-z0-9_-]{20,}$/);
     expect(webhook.url).toBe(`https://bot.example.com${webhook.path}`);
@@ -97,6 +97,7 @@ describe('setupWebhook', () => {
     const again = await setupWebhook({
       telegram,
       url: 'https://bot.example.com/',
+      botToken: api.token,
       allowedUpdates: [],
       coordination: sqliteStore(dir).coordination,
       onSecret: (secret) => reported.push(secret),
@@ -104,16 +105,25 @@ describe('setupWebhook', () => {
     expect(again).toEqual({ ...webhook, changed: false });
     expect(reported).toEqual([webhook.secretToken]);
     expect(api.webhookSets()).toBe(1);
+    // Nothing of it is in the store: a copy of the database cannot forge updates.
+    const stored = sqliteStore(dir);
+    const rows = await stored.coordination.value(WEBHOOK_KEYS.fingerprint);
+    expect(rows).not.toContain(webhook.secretToken);
+    // Another bot token, another secret and path.
+    api.advanceTime(1);
+    const other = await setupWebhook({ telegram, url: 'https://bot.example.com', botToken: `${api.token}x`, allowedUpdates: [], coordination: sqliteStore().coordination });
+    expect(other.secretToken).not.toBe(webhook.secretToken);
+    expect(other.path).not.toBe(webhook.path);
   });
 
   it('refuses a bad secret or a URL Telegram would not post to, without calling Telegram', async () => {
     const { coordination } = sqliteStore();
     const url = 'https://bot.example.com/hook';
-    await expect(setupWebhook({ telegram, url, secretToken: 'has space', allowedUpdates: [], coordination })).rejects.toThrow(/secret token/);
-    await expect(setupWebhook({ telegram, url, secretToken: '', allowedUpdates: [], coordination })).rejects.toThrow(/secret token/);
-    await expect(setupWebhook({ telegram, url, secretToken: 'x'.repeat(257), allowedUpdates: [], coordination })).rejects.toThrow(/secret token/);
-    await expect(setupWebhook({ telegram, url: 'http://bot.example.com/hook', allowedUpdates: [], coordination })).rejects.toThrow(/https/);
-    await expect(setupWebhook({ telegram, url: '/hook', allowedUpdates: [], coordination })).rejects.toThrow(/valid absolute URL/);
+    await expect(setupWebhook({ telegram, url, botToken: api.token, secretToken: 'has space', allowedUpdates: [], coordination })).rejects.toThrow(/secret token/);
+    await expect(setupWebhook({ telegram, url, botToken: api.token, secretToken: '', allowedUpdates: [], coordination })).rejects.toThrow(/secret token/);
+    await expect(setupWebhook({ telegram, url, botToken: api.token, secretToken: 'x'.repeat(257), allowedUpdates: [], coordination })).rejects.toThrow(/secret token/);
+    await expect(setupWebhook({ telegram, url: 'http://bot.example.com/hook', botToken: api.token, allowedUpdates: [], coordination })).rejects.toThrow(/https/);
+    await expect(setupWebhook({ telegram, url: '/hook', botToken: api.token, allowedUpdates: [], coordination })).rejects.toThrow(/valid absolute URL/);
     expect(api.calls).toEqual([]);
   });
 });
@@ -126,7 +136,7 @@ describe('setupWebhook with replicas on one PostgreSQL database', () => {
     const attempt = createStartUpRetry({ logger: silent, backoff: { baseMs: 20, maxMs: 100 } });
     const hooks = await Promise.all(
       replicas.map(({ coordination }) =>
-        setupWebhook({ telegram: new Telegram(api.token, { apiRoot: api.apiRoot }), url: 'https://bot.example.com', allowedUpdates: ['message'], coordination, attempt }),
+        setupWebhook({ telegram: new Telegram(api.token, { apiRoot: api.apiRoot }), url: 'https://bot.example.com', botToken: api.token, allowedUpdates: ['message'], coordination, attempt }),
       ),
     );
     expect(api.callsTo('setWebhook')).toHaveLength(1);
