@@ -49,6 +49,9 @@ export const runLoad = async (api: LeanBotApi, options: { users: number; duratio
     let nextAt = started + (intervalMs * index) / options.users;
     while (performance.now() < deadline) {
       if (intervalMs > 0) {
+        // No slot left before the deadline: stop now rather than wait past it, which would
+        // stretch the run and understate the rate.
+        if (nextAt >= deadline) break;
         const wait = nextAt - performance.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         nextAt = Math.max(nextAt + intervalMs, performance.now());

@@ -36,3 +36,14 @@ export const histogramQuantile = (before: string, after: string, name: string, q
   }
   return lower;
 };
+
+/** Several processes' Prometheus texts as one: each series (name and labels) summed across them. */
+export const sumMetrics = (texts: readonly string[]): string => {
+  const series = new Map<string, number>();
+  for (const line of texts.flatMap((text) => text.split('\n'))) {
+    if (line === '' || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    series.set(line.slice(0, at), (series.get(line.slice(0, at)) ?? 0) + Number(line.slice(at + 1)));
+  }
+  return [...series].map(([name, value]) => `${name} ${value}`).join('\n');
+};

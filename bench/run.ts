@@ -6,19 +6,30 @@ import { parseArgs } from 'node:util';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad, type LoadResult } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
+import { startBenchPostgres } from './postgres.ts';
 import { metric } from './prometheus.ts';
 import { cpuMs, freePort, machine, nodeFlags, rssMb, start, type Child } from './proc.ts';
+import { runReplicasBench } from './replicas.ts';
+import { renderReplicasSection, REPLICAS_MARKERS } from './replicas-report.ts';
+import { markedSection, writeMarkedSection } from './sections.ts';
 import { runWatchBench } from './watch.ts';
-import { renderWatchSection, watchSection, writeWatchSection } from './watch-report.ts';
+import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
 // The real bot (src/main.ts with the flags of `npm start`, as production runs it) against a lean
 // Bot API emulator and the demo portal behind a delay, and a bare Telegraf bot as the floor.
 // Prints a table and writes BENCHMARKS.md.
 // npm run bench -- --watch [--quick] [--queries 2000] [--interval 60]: the watch scenario alone
-// (bench/watch.ts), which writes only the "Watches" section of BENCHMARKS.md.
+// (bench/watch.ts), which writes only the "Watches" section of BENCHMARKS.md; with --replicas 2,
+// one replica and then two on PostgreSQL, written in a section of their own after it.
+// npm run bench -- --replicas [--quick] [--runs 3] [--replica-rate 300]: the replicas scenario
+// alone (bench/replicas.ts: one replica on sqlite, one and two on PostgreSQL, webhook mode), which
+// `npm run bench` also runs; it writes only the "Replicas" section.
 
+// `--replicas` alone is the replicas scenario; `--replicas 2` (with --watch) a number of replicas.
+const argv = process.argv.slice(2).flatMap((arg, index, all) => (arg === '--replicas' && !/^\d+$/.test(all[index + 1] ?? '') ? ['--replicas=scenario'] : [arg]));
 const { values: args } = parseArgs({
+  args: argv,
   options: {
     quick: { type: 'boolean', default: false },
     users: { type: 'string', default: '200' },
@@ -29,6 +40,9 @@ const { values: args } = parseArgs({
     watch: { type: 'boolean', default: false },
     queries: { type: 'string' },
     interval: { type: 'string', default: '60' },
+    replicas: { type: 'string' },
+    runs: { type: 'string' },
+    'replica-rate': { type: 'string', default: '300' },
   },
 });
 const USERS = Number(args.users);
@@ -147,22 +161,63 @@ const botEnv = (portalUrl: string, port: number, dataDir: string, extra: Record<
 
 const outPath = args.out.startsWith('/') ? args.out : join(root, args.out);
 
-/** 10,000 watches over 2,000 queries for 2 measured intervals; --quick: 2,500 over 500 for 1. */
+/**
+ * 10,000 watches over 2,000 queries for 2 measured intervals; --quick: 2,500 over 500 for 1. With
+ * --replicas N: one replica, then N, on PostgreSQL, written beside the sqlite figures.
+ */
 const watchMain = async () => {
   const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  const replicas = args.replicas === undefined ? 0 : Number(args.replicas);
+  const postgres = replicas > 0 ? await startBenchPostgres() : undefined;
   try {
-    const result = await runWatchBench({
+    const options = {
       queries: Number(args.queries ?? (args.quick ? 500 : 2000)),
       chatsPerQuery: 5,
       intervalS: Number(args.interval),
       measured: args.quick ? 1 : 2,
       root,
       temp,
-    });
-    const command = `npm run bench -- ${process.argv.slice(2).join(' ')}`;
-    const section = renderWatchSection(result, command);
+    };
+    const command = `npm run bench -- ${argv.join(' ')}`;
+    if (postgres) {
+      const one = await runWatchBench({ ...options, postgres: { server: postgres, replicas: 1 } });
+      const many = await runWatchBench({ ...options, postgres: { server: postgres, replicas } });
+      const section = renderWatchReplicasSection(one, many, postgres.version, command);
+      process.stdout.write(`\n${section}\n`);
+      writeMarkedSection(outPath, WATCH_REPLICAS_MARKERS, section, { after: WATCH_MARKERS });
+    } else {
+      const section = renderWatchSection(await runWatchBench(options), command);
+      process.stdout.write(`\n${section}\n`);
+      writeWatchSection(outPath, section);
+    }
+  } finally {
+    await postgres?.stop();
+    rmSync(temp, { recursive: true, force: true });
+  }
+};
+
+/** One replica on sqlite, one and two on PostgreSQL: median of 3 runs (--quick: 1, shorter). */
+const replicasScenario = async (temp: string) => {
+  // Webhook mode costs a replica more per update than polling (an HTTP request each, not one per
+  // batch): the paced rate is one that a replica on PostgreSQL sustains on the 2-core machine.
+  const setting = { users: USERS, seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: Number(args['replica-rate']), concurrency: CONCURRENCY };
+  const result = await runReplicasBench({
+    ...setting,
+    root,
+    temp,
+    runs: Number(args.runs ?? (args.quick ? 1 : 3)),
+    firstUserId: 1_000_000,
+    log,
+  });
+  return renderReplicasSection(result, setting, `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ').replace('--replicas=scenario', '--replicas')}` : ''}`);
+};
+
+const replicasMain = async () => {
+  const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  try {
+    const section = await replicasScenario(temp);
     process.stdout.write(`\n${section}\n`);
-    writeWatchSection(outPath, section);
+    writeMarkedSection(outPath, REPLICAS_MARKERS, section, { before: WATCH_MARKERS });
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
@@ -230,7 +285,10 @@ const main = async () => {
       await portal.close();
     }
 
-    write({ bare, bot0, barePaced, bareSaturated, paced0, run1, run2, store1, store2, metrics0, delayed, bounded });
+    // 4. The same load against one replica on sqlite, one and two on PostgreSQL (webhook mode).
+    const replicas = await replicasScenario(temp);
+
+    write({ bare, bot0, barePaced, bareSaturated, paced0, run1, run2, store1, store2, metrics0, delayed, bounded }, replicas);
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
@@ -251,7 +309,7 @@ type Results = {
   bounded: Array<{ phase: Phase; concurrency: number }>;
 };
 
-const write = (r: Results) => {
+const write = (r: Results, replicas: string) => {
   const phases = [r.barePaced, r.bareSaturated, r.paced0, r.run1, r.run2, ...r.delayed];
   const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
   const paced0 = summary(r.paced0);
@@ -341,9 +399,9 @@ const write = (r: Results) => {
   ];
   const text = lines.join('\n');
   process.stdout.write(`\n${text}\n`);
-  // The watch scenario's section, written by its own run, is carried over.
-  const kept = watchSection(outPath);
-  writeFileSync(outPath, kept ? `${text}\n${kept}\n` : text);
+  // The watch scenario's sections, written by its own runs, are carried over.
+  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS)].filter(Boolean);
+  writeFileSync(outPath, [text, replicas, ...kept].join('\n') + '\n');
 };
 
-await (args.watch ? watchMain() : main());
+await (args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());

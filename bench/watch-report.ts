@@ -1,35 +1,51 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { machine, nodeFlags } from './proc.ts';
+import { markedSection, writeMarkedSection, type Markers } from './sections.ts';
 import type { WatchBenchResult } from './watch.ts';
 
 // The "Watches" section of BENCHMARKS.md. It sits between two markers: `npm run bench -- --watch`
 // replaces what is between them, and the other scenarios, which rewrite the file, carry it over.
 
-const BEGIN = '<!-- watch bench: written by `npm run bench -- --watch`, kept by the other runs -->';
-const END = '<!-- /watch bench -->';
+export const WATCH_MARKERS: Markers = {
+  begin: '<!-- watch bench: written by `npm run bench -- --watch`, kept by the other runs -->',
+  end: '<!-- /watch bench -->',
+};
+const { begin: BEGIN, end: END } = WATCH_MARKERS;
 
 /** The marked section of a BENCHMARKS.md, markers included; '' when it has none. */
-export const watchSection = (path: string): string => {
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-  const begin = text.indexOf(BEGIN);
-  const end = text.indexOf(END, begin);
-  return begin < 0 || end < 0 ? '' : text.slice(begin, end + END.length);
-};
+export const watchSection = (path: string): string => markedSection(path, WATCH_MARKERS);
 
 /** BENCHMARKS.md with `section` in place of the marked one, or appended. */
-export const writeWatchSection = (path: string, section: string): void => {
-  const text = existsSync(path) ? readFileSync(path, 'utf8') : '# Benchmarks\n';
-  const old = watchSection(path);
-  writeFileSync(path, old ? text.replace(old, () => section) : `${text.trimEnd()}\n\n${section}\n`);
-};
+export const writeWatchSection = (path: string, section: string): void => writeMarkedSection(path, WATCH_MARKERS, section);
 
 const f = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '–');
+const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
+
+/** The table's rows, measure and value, for one run. */
+const measures = (r: WatchBenchResult): Array<[string, string]> => {
+  const { queries, intervalS } = r.options;
+  const one = r.byReplica.length === 1;
+  return [
+    ['portal requests/s', `**${f(r.portal.perSecond, 2)}** (per second ${r.portal.min}–${r.portal.max}); target distinct queries / interval = ${queries} / ${intervalS} s = **${f(r.portal.target, 2)}**`],
+    ['watch polls in the window', `${r.polls.ok} ok, ${r.polls.failed} failed (${f(r.polls.ok / r.seconds, 2)}/s)`],
+    ['time between two polls of one query', `median ${f(r.pollGap.p50)} s, max ${f(r.pollGap.max)} s (${r.pollGap.n} gaps; the interval is ${intervalS} s)`],
+    ['changes made by the portal / found by polls', `${r.changes.made} made (worth ${r.changes.worth} notifications), ${r.changes.found} found`],
+    ['notifications', `${r.notifications.received} received (${f(r.notifications.received / r.seconds, 2)}/s), ${r.notifications.sent} counted sent by the bot, ${r.notifications.other} retried/paused/dropped`],
+    ['change → accepted p50 / p99 / max', `${f(r.sinceChange.p50)} / ${f(r.sinceChange.p99)} / ${f(r.sinceChange.max)} s (${r.sinceChange.n} notifications)`],
+    ['seen → accepted p50 / p99 / max', `${f(r.sinceSeen.p50, 2)} / ${f(r.sinceSeen.p99, 2)} / ${f(r.sinceSeen.max, 2)} s`],
+    ['`notification_delay_seconds` p50 / p99', `${f(r.histogram.p50, 2)} / ${f(r.histogram.p99, 2)} s, interpolated within buckets (${r.histogram.n} observations)${r.histogram.p99 <= 0.1 ? ': all in the lowest bucket, ≤ 0.1 s' : ''}`],
+    ['notifications pending at the end (rows in the store)', String(r.pendingAtEnd)],
+    [one ? 'bot CPU' : 'bot CPU, all replicas', `${f(r.botCpu)} % of one core`],
+    [one ? 'bot RSS at the start / end of the window' : 'bot RSS at the start / end of the window, all replicas', `${f(r.rssMb.start)} / ${f(r.rssMb.end)} MB`],
+    r.storeMb.kind === 'sqlite'
+      ? ['store: bot.sqlite + -wal', `${f(r.storeMb.file + r.storeMb.wal, 2)} MB (${f(r.storeMb.file, 2)} + ${f(r.storeMb.wal, 2)})`]
+      : ['store: the PostgreSQL database', `${f(r.storeMb.database, 2)} MB (pg_database_size)`],
+  ];
+};
 
 export const renderWatchSection = (r: WatchBenchResult, command: string): string => {
   const { queries, chatsPerQuery, intervalS, measured } = r.options;
   const m = machine();
   const keptUp = r.portal.perSecond >= 0.95 * r.portal.target;
-  const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [
     BEGIN,
     '## Watches (issue 11)',
@@ -42,22 +58,65 @@ export const renderWatchSection = (r: WatchBenchResult, command: string): string
     '',
     row(['measure', 'value']),
     row(['---', '---']),
-    row(['portal requests/s', `**${f(r.portal.perSecond, 2)}** (per second ${r.portal.min}–${r.portal.max}); target distinct queries / interval = ${queries} / ${intervalS} s = **${f(r.portal.target, 2)}**`]),
-    row(['watch polls in the window', `${r.polls.ok} ok, ${r.polls.failed} failed (${f(r.polls.ok / r.seconds, 2)}/s)`]),
-    row(['time between two polls of one query', `median ${f(r.pollGap.p50)} s, max ${f(r.pollGap.max)} s (${r.pollGap.n} gaps; the interval is ${intervalS} s)`]),
-    row(['changes made by the portal / found by polls', `${r.changes.made} made (worth ${r.changes.worth} notifications), ${r.changes.found} found`]),
-    row(['notifications', `${r.notifications.received} received (${f(r.notifications.received / r.seconds, 2)}/s), ${r.notifications.sent} counted sent by the bot, ${r.notifications.other} retried/paused/dropped`]),
-    row(['change → accepted p50 / p99 / max', `${f(r.sinceChange.p50)} / ${f(r.sinceChange.p99)} / ${f(r.sinceChange.max)} s (${r.sinceChange.n} notifications)`]),
-    row(['seen → accepted p50 / p99 / max', `${f(r.sinceSeen.p50, 2)} / ${f(r.sinceSeen.p99, 2)} / ${f(r.sinceSeen.max, 2)} s`]),
-    row(['`notification_delay_seconds` p50 / p99', `${f(r.histogram.p50, 2)} / ${f(r.histogram.p99, 2)} s, interpolated within buckets (${r.histogram.n} observations)${r.histogram.p99 <= 0.1 ? ': all in the lowest bucket, ≤ 0.1 s' : ''}`]),
-    row(['notifications pending at the end (rows in the store)', String(r.pendingAtEnd)]),
-    row(['bot CPU', `${f(r.botCpu)} % of one core`]),
-    row(['bot RSS at the start / end of the window', `${f(r.rssMb.start)} / ${f(r.rssMb.end)} MB`]),
-    row(['store: bot.sqlite + -wal', `${f(r.storeMb.file + r.storeMb.wal, 2)} MB (${f(r.storeMb.file, 2)} + ${f(r.storeMb.wal, 2)})`]),
+    ...measures(r).map(([label, value]) => row([label, value])),
     '',
     keptUp
       ? `Portal requests per second equal distinct queries / interval (${f(r.portal.perSecond, 2)} vs ${f(r.portal.target, 2)}): each query is polled once per interval.`
       : `**Portal requests per second do not equal distinct queries / interval**: ${f(r.portal.perSecond, 2)}/s against ${f(r.portal.target, 2)}/s, so each query is polled about every ${f(queries / r.portal.perSecond, 0)} s rather than every ${intervalS} s, and a change waits that long to be seen.`,
     END,
+  ].join('\n');
+};
+
+export const WATCH_REPLICAS_MARKERS: Markers = {
+  begin: '<!-- watch replicas bench: written by `npm run bench -- --watch --replicas N`, kept by the other runs -->',
+  end: '<!-- /watch replicas bench -->',
+};
+
+/** One replica and `replicas` replicas on one PostgreSQL, the same watches: side by side. */
+export const renderWatchReplicasSection = (one: WatchBenchResult, many: WatchBenchResult, postgresVersion: string, command: string): string => {
+  const m = machine();
+  const n = many.byReplica.length;
+  const { queries, chatsPerQuery, intervalS, measured } = many.options;
+  const perReplica = (r: WatchBenchResult, pick: (replica: WatchBenchResult['byReplica'][number]) => string) => r.byReplica.map(pick).join(' / ');
+  const extra = (r: WatchBenchResult): string[] => [
+    `${f(r.postgresCpu)} % of one core`,
+    perReplica(r, (x) => f(x.updates, 0)),
+    perReplica(r, (x) => f(x.polls, 0)),
+    perReplica(r, (x) => f(x.sent, 0)),
+    perReplica(r, (x) => `${f(x.cpu)} %`),
+    String(r.duplicates),
+  ];
+  const labels = [
+    'PostgreSQL server CPU',
+    'updates from Telegram handled since start (the /watch commands), by replica',
+    'watch polls in the window, by replica',
+    'notifications sent in the window, by replica',
+    'bot CPU, by replica',
+    'notifications told twice (same chat, same text) since the set-up',
+  ];
+  const sameRate = Math.abs(many.portal.perSecond - one.portal.perSecond) <= 0.05 * one.portal.perSecond && many.portal.perSecond <= 1.05 * many.portal.target;
+  const once = many.duplicates === 0 && many.notifications.received === many.notifications.sent;
+  const a = measures(one);
+  const b = measures(many);
+  return [
+    WATCH_REPLICAS_MARKERS.begin,
+    `### Watches with ${n} replicas on PostgreSQL (issue 12)`,
+    '',
+    `Generated by \`${command}\` (bench/watch.ts) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Machine: ${m.cores} cores (${m.cpu}), Node ${m.node}, PostgreSQL ${postgresVersion} (test/support/postgres.ts; fsync off).`,
+    '',
+    `The same scenario as above (${queries * chatsPerQuery} watches over ${queries} queries, ${chatsPerQuery} chats per query, WATCH_INTERVAL_SECONDS=${intervalS}, one interval of warm-up, ${measured} measured), run twice in a row against a fresh PostgreSQL database each time (DATABASE_URL): once with one replica, once with ${n} replicas started together on the same database. The replicas use long polling: one of them holds the polling lease and takes every update from the lean Bot API; all of them poll watches, each due query claimed by one. Figures of several replicas are summed (their /metrics added up); the last rows give them per replica.`,
+    '',
+    row(['measure', 'one replica, PostgreSQL', `${n} replicas, PostgreSQL`]),
+    row(['---', '---', '---']),
+    ...b.map(([label, value], index) => row([label, a[index]?.[1] ?? '–', value])),
+    ...labels.map((label, index) => row([label, extra(one)[index]!, extra(many)[index]!])),
+    '',
+    sameRate
+      ? `With ${n} replicas the portal gets the same requests per second as with one (${f(many.portal.perSecond, 2)} vs ${f(one.portal.perSecond, 2)}; distinct queries / interval = ${f(many.portal.target, 2)}): each due query is polled by exactly one replica per interval.`
+      : `**With ${n} replicas the portal request rate differs from one replica's**: ${f(many.portal.perSecond, 2)}/s against ${f(one.portal.perSecond, 2)}/s (target ${f(many.portal.target, 2)}/s).`,
+    once
+      ? `Each change was told once: ${many.notifications.received} notifications received, as many as the replicas counted sent, none twice.`
+      : `**Notifications were not told exactly once**: ${many.notifications.received} received, ${many.notifications.sent} counted sent, ${many.duplicates} told twice.`,
+    WATCH_REPLICAS_MARKERS.end,
   ].join('\n');
 };

@@ -5,6 +5,8 @@ import type { Config } from '../config.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
+import { createExports } from './export/exports.ts';
+import { createExportFeature } from './features/export.ts';
 import { createFallbackFeature } from './features/fallback.ts';
 import { createInlineFeature } from './features/inline.ts';
 import { createLookupFeature } from './features/lookup.ts';
@@ -23,7 +25,7 @@ import { createWatches } from './watches.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'export'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
   store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits'>;
@@ -41,6 +43,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, logger, now });
+  const exports = createExports({ portal, ...config.export, logger, now });
 
   if (metrics) bot.use(updateMetrics(metrics));
   bot.use(errorBoundary(logger, config.defaultLanguage));
@@ -55,6 +58,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   bot.use(createLookupFeature({ lookups, watches, now }));
   bot.use(createRecordFeature({ lookups, watches, now }));
   bot.use(createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }));
+  bot.use(createExportFeature({ lookups, exports }));
   bot.use(createInlineFeature({ lookups, access: config.access }));
   bot.use(createFallbackFeature());
 

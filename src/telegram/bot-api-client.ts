@@ -1,7 +1,9 @@
+import { openAsBlob } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
-import { Pool } from 'undici';
+import { FormData, Pool } from 'undici';
 import { TelegramHttpError } from './errors.ts';
 import { retryingRateLimits } from './retry-after.ts';
 import { callWithinDeadline } from './update-scope.ts';
@@ -13,7 +15,9 @@ import { callWithinDeadline } from './update-scope.ts';
 // error_code, description and parameters (retry_after); null and undefined fields are left out.
 // A failed exchange is a TelegramHttpError. An error names the method only, never the payload:
 // that holds users' text and, for setWebhook, the webhook secret. Within an update's handling its
-// deadline applies (src/telegram/update-scope.ts).
+// deadline applies (src/telegram/update-scope.ts). A payload naming a file by path, as Telegraf's
+// InputFile does (`{ source: '/tmp/x.xlsx', filename: 'x.xlsx' }`), goes as multipart/form-data,
+// the file streamed from disk (src/telegram/send-document.ts).
 
 export type CallApi = Telegram['callApi'];
 
@@ -21,18 +25,36 @@ type Envelope = { ok: boolean; result?: unknown; error_code: number; description
 
 const omitEmpty = (_key: string, value: unknown) => (value == null ? undefined : value);
 
+type FileByPath = { source: string; filename?: string };
+
+const isFileByPath = (value: unknown): value is FileByPath =>
+  typeof value === 'object' && value !== null && 'source' in value && typeof value.source === 'string';
+
+/** The payload as a multipart form when it uploads a file, each file a lazy, disk-backed Blob; else undefined. */
+const uploadForm = async (payload: object): Promise<FormData | undefined> => {
+  const fields = Object.entries(payload).filter(([, value]) => value != null);
+  if (!fields.some(([, value]) => isFileByPath(value))) return undefined;
+  const form = new FormData();
+  for (const [key, value] of fields) {
+    if (isFileByPath(value)) form.append(key, await openAsBlob(value.source), value.filename ?? basename(value.source));
+    else form.append(key, typeof value === 'object' ? JSON.stringify(value, omitEmpty) : String(value));
+  }
+  return form;
+};
+
 export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token: string }) => {
   // Resolved as Telegraf resolves it, so a root with a path ("https://host/tg/") keeps its path.
   const base = new URL(`./bot${token}/`, apiRoot);
   const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
 
   const exchange = async (method: string, payload: object, signal: AbortSignal | undefined) => {
+    // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.
+    const form = await uploadForm(payload);
     try {
       return await pool.request({
         path: `${base.pathname}${method}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(payload, omitEmpty),
+        ...(form === undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload, omitEmpty) } : { body: form }),
         ...(signal && { signal }),
       });
     } catch (error) {

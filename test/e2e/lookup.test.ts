@@ -32,7 +32,7 @@ describe('lookups in a private chat', () => {
       ].join('\n'),
     );
     expect(reply.reply_to_message_id).toBeUndefined();
-    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '🔄 Обновить', '🔔 Следить']);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
     expect(h.portal.requests.at(-1)).toBe('/api/lk/order?SAP_ID=0007300100&limit=5&offset=0');
   });
 
@@ -57,7 +57,7 @@ describe('lookups in a private chat', () => {
     expect(reply.text).toContain('бессрочно');
     expect(reply.text).toContain('не запланировано');
     expect(reply.text).toContain('ООО «СпецСтрой & Ко»');
-    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '1/2', '▶', '🔄 Обновить', '🔔 Следить']);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '1/2', '▶', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
   });
 
   it('says nothing was found, echoing the filter', async () => {

@@ -11,6 +11,7 @@ import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Q
 //   w:<ref>                                    watch a query (🔔 under results)
 //   wr:<limit>:<offset>:<index>:<id>:<ref>     watch one record of a page (🔔 under a record)
 //   u:<watch id>  wl:<offset>                  stop a watch; a page of the chat's watches
+//   e:<ref>                                    export a query's records to Excel (📊, and its Try again)
 //   n                                          the page indicator, which does nothing
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
@@ -27,6 +28,7 @@ export type CallbackAction =
   | { type: 'watchRecord'; ref: QueryRef; limit: PageSize; offset: number; index: number; id: string }
   | { type: 'unwatch'; watchId: number }
   | { type: 'watchList'; offset: number }
+  | { type: 'export'; ref: QueryRef }
   | { type: 'noop' };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
@@ -88,6 +90,7 @@ const LAYOUTS = {
     .transform(([limit, offset, index, id, r]) => ({ type: 'watchRecord' as const, limit, offset, index, id, ref: r })),
   u: z.tuple([whole(10)]).transform(([watchId]) => ({ type: 'unwatch' as const, watchId })),
   wl: z.tuple([whole(7)]).transform(([offset]) => ({ type: 'watchList' as const, offset })),
+  e: z.tuple([ref]).transform(([r]) => ({ type: 'export' as const, ref: r })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -110,6 +113,8 @@ const encode = (action: CallbackAction): string => {
       return `u:${action.watchId}`;
     case 'watchList':
       return `wl:${action.offset}`;
+    case 'export':
+      return `e:${encodeRef(action.ref)}`;
     case 'noop':
       return 'n';
   }

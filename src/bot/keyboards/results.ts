@@ -8,7 +8,10 @@ import { renderWatchButton, type WatchState } from './watch-button.ts';
 
 const OPEN_BUTTONS_PER_ROW = 5;
 
-/** Under a results page: a numbered button per record that opens it, the pager, Refresh, and 🔔/🔕 when given the watch state. */
+/**
+ * Under a results page: a numbered button per record that opens it, the pager, 📊 Excel (every
+ * record of the query as a file), Refresh, and 🔔/🔕 when given the watch state.
+ */
 export const renderResultsKeyboard = (
   ids: readonly string[],
   { paging, window, ref, watch }: { paging: Paging; window: PageWindow; ref: QueryRef; watch?: WatchState },
@@ -22,5 +25,6 @@ export const renderResultsKeyboard = (
   for (let start = 0; start < open.length; start += OPEN_BUTTONS_PER_ROW) rows.push(open.slice(start, start + OPEN_BUTTONS_PER_ROW));
   const refresh = { text: t('buttons.refresh'), callback_data: packCallback({ type: 'page', ref, ...paging, refresh: true }) };
   const bell = watch ? [renderWatchButton(watch, { type: 'watch', ref }, t)] : [];
-  return [...rows, ...renderPager(window, ref, t), [refresh, ...bell]];
+  const excel = { text: t('export.button'), callback_data: packCallback({ type: 'export', ref }) };
+  return [...rows, ...renderPager(window, ref, t), [excel], [refresh, ...bell]];
 };

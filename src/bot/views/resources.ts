@@ -3,15 +3,18 @@ import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
 import type { OrderQuery, SpecificationQuery } from '../../portal/query.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
+import type { Sheet } from '../../export/sheet.ts';
 import type { CardOptions } from './common/card-parts.ts';
 import type { DetailsView } from './common/details-view.ts';
 import { recordId } from '../callback-data/record-id.ts';
 import type { InlineItem } from './common/inline-item.ts';
 import { renderOrderCard } from './order/card.ts';
 import { renderOrderDetails } from './order/details.ts';
+import { orderExportSheets } from './order/export.ts';
 import { renderOrderInline } from './order/inline.ts';
 import { renderSpecCard } from './specification/card.ts';
 import { renderSpecDetails } from './specification/details.ts';
+import { specExportSheets } from './specification/export.ts';
 import { renderSpecInline } from './specification/inline.ts';
 
 // One table of what each resource shows, keyed by the resource. A new way of showing records (a
@@ -24,11 +27,25 @@ export type ResourceViews<R> = {
   /** The record in full, one part of it; `fetchedAt` gives the «обновлено 14:05» line. */
   details(record: R, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date): DetailsView;
   inline(record: R, t: Translate, fmt: Formatter): InlineItem;
+  /** The records as workbook sheets (src/export/write-workbook.ts writes them). */
+  exportSheets(records: readonly R[], t: Translate, fmt: Formatter): Sheet[];
 };
 
 const RESOURCE_VIEWS: { order: ResourceViews<Order>; specification: ResourceViews<Specification> } = {
-  order: { sapId: (order) => order.SAP_ID, card: renderOrderCard, details: renderOrderDetails, inline: renderOrderInline },
-  specification: { sapId: (spec) => spec.SAP_ID, card: renderSpecCard, details: renderSpecDetails, inline: renderSpecInline },
+  order: {
+    sapId: (order) => order.SAP_ID,
+    card: renderOrderCard,
+    details: renderOrderDetails,
+    inline: renderOrderInline,
+    exportSheets: orderExportSheets,
+  },
+  specification: {
+    sapId: (spec) => spec.SAP_ID,
+    card: renderSpecCard,
+    details: renderSpecDetails,
+    inline: renderSpecInline,
+    exportSheets: specExportSheets,
+  },
 };
 
 /** Records with the query that found them, the resource telling their type. */

@@ -138,3 +138,27 @@ describe('watch buttons', () => {
     expect(unpackCallback(data)).toBeUndefined();
   });
 });
+
+describe('export buttons', () => {
+  it.each([
+    [{ type: 'export', ref: { query: { resource: 'order', filter: 'STATUS', value: 'production' } } }, 'e:o3=production'],
+    [{ type: 'export', ref: { query: { resource: 'specification', filter: 'ORDER[DATE_ORDER]', value: '2026-03-15' } } }, 'e:s4=2026-03-15'],
+    [{ type: 'export', ref: { key: 'abcDEF0123456789' } }, 'e:@abcDEF0123456789'],
+  ] as const)('packs %j as %s and back', (action, data) => {
+    expect(packCallback(action)).toBe(data);
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
+  it('fits 64 bytes for any query that may travel inline', () => {
+    const query = { resource: 'order', filter: 'POSITION[MATERIAL_NAME]', value: 'x'.repeat(100) } as const;
+    expect(canInline(query)).toBe(false);
+    const longest = 'x'.repeat(64 - 'rr:20:9999999:99:99:XXXXXX:o4='.length);
+    const fits = { resource: 'order', filter: 'POSITION[MATERIAL_NAME]', value: longest } as const;
+    expect(canInline(fits)).toBe(true);
+    expect(Buffer.byteLength(packCallback({ type: 'export', ref: { query: fits } }))).toBeLessThanOrEqual(64);
+  });
+
+  it.each(['e:', 'e', 'e:o9=1', 'e:x0=1', 'e:o2=notadate', 'e:@bad key', 'e:o0= 1', 'ex:o0=1'])('refuses %j', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+});

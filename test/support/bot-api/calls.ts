@@ -51,7 +51,7 @@ const DEFAULT_DESCRIPTIONS: Record<number, string> = {
 };
 
 const JSON_FIELDS = [
-  'reply_markup', 'entities', 'reply_parameters', 'link_preview_options', 'commands', 'scope', 'allowed_updates', 'results',
+  'reply_markup', 'entities', 'caption_entities', 'reply_parameters', 'link_preview_options', 'commands', 'scope', 'allowed_updates', 'results',
   'button',
 ];
 

@@ -6,6 +6,15 @@ import type { ParseMode } from './text.ts';
 
 export type EmulatedChat = Chat.PrivateChat | Chat.GroupChat | Chat.SupergroupChat;
 
+/** A file the bot sent; its message keeps the caption in text / entities / source. */
+export interface StoredDocument {
+  file_id: string;
+  file_unique_id: string;
+  file_name: string;
+  mime_type: string;
+  bytes: Buffer;
+}
+
 export interface StoredMessage {
   chat_id: number;
   message_id: number;
@@ -15,7 +24,7 @@ export interface StoredMessage {
   date: number;
   /** emulated milliseconds, for rate assertions */
   sent_at_ms: number;
-  /** plain text, entities removed */
+  /** plain text, entities removed (a document's caption, '' without one) */
   text: string;
   entities: MessageEntity[];
   /** the text parameter exactly as the bot sent it */
@@ -30,6 +39,8 @@ export interface StoredMessage {
   edit_count: number;
   edit_date: number | undefined;
   deleted: boolean;
+  /** sendDocument: the file; text and entities are then its caption */
+  document?: StoredDocument;
 }
 
 export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
@@ -145,12 +156,21 @@ export class ChatStore {
       ...(message.edit_date === undefined ? {} : { edit_date: message.edit_date }),
       ...(message.is_topic_message ? { is_topic_message: true as const } : {}),
       ...(withReply && replied ? { reply_to_message: this.toApiMessage(replied, false) } : {}),
-      text: message.text,
-      ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }),
+      ...(message.document === undefined
+        ? { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }
+        : documentFields(message.document, message.text, message.entities)),
       ...(message.reply_markup === undefined ? {} : { reply_markup: structuredClone(message.reply_markup) }),
     };
     return result as Message.TextMessage;
   }
+}
+
+function documentFields({ bytes, ...file }: StoredDocument, caption: string, entities: MessageEntity[]) {
+  return {
+    document: { ...file, file_size: bytes.length },
+    ...(caption === '' ? {} : { caption }),
+    ...(entities.length === 0 ? {} : { caption_entities: structuredClone(entities) }),
+  };
 }
 
 /** 403s for chats the bot can no longer write to, worded as Telegram words them. */

@@ -16,8 +16,8 @@ import type { SendInlineQueryInput } from './simulate-inline.ts';
 import { setMember } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
 import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
-import { toBotMessage } from './views.ts';
-import type { BotMessage } from './views.ts';
+import { toBotMessage, toSentDocument } from './views.ts';
+import type { BotMessage, SentDocument } from './views.ts';
 import type { WaitOptions } from './waits.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookTarget } from './webhook-delivery.ts';
 
@@ -137,6 +137,11 @@ export class BotApi {
     return [...(record?.messages.values() ?? [])]
       .filter((m) => m.by_bot && (options.includeDeleted === true || !m.deleted))
       .map(toBotMessage);
+  }
+
+  /** The documents the bot sent to a chat (not deleted), oldest first, with their bytes. */
+  documentsIn(chatId: number): SentDocument[] {
+    return this.messagesIn(chatId).flatMap((message) => (message.document === undefined ? [] : [toSentDocument(message, message.document)]));
   }
 
   message(chatId: number, messageId: number): BotMessage | undefined {

@@ -11,6 +11,7 @@
 //   await api.waitForAnswer(queryId);
 //   const inlineId = api.sendInlineQuery({ from: user, query: 'order 42' });
 //   const answer = await api.waitForInlineAnswer(inlineId);
+//   const [file] = api.documentsIn(user.id);   // sendDocument's uploads, bytes kept
 //   bot.stop(); await running; await api.close();
 //
 // Requests Telegram would refuse are refused with its status and description, so a bot bug
@@ -27,7 +28,7 @@ export type { DeleteMessageInput } from './simulate-delete.ts';
 export type { SendInlineQueryInput } from './simulate-inline.ts';
 export type { CallbackAnswer, InlineAnswerRecord, InlineChatType, WebhookRecord } from './state.ts';
 export type { WebhookAttempt, WebhookTarget } from './webhook-delivery.ts';
-export type { BotMessage } from './views.ts';
+export type { BotDocument, BotMessage, SentDocument } from './views.ts';
 export type { WaitOptions } from './waits.ts';
 export { parseHtml } from './html.ts';
 export type { HtmlOptions, ParsedText } from './html.ts';

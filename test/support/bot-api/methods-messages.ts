@@ -24,7 +24,8 @@ function readText({ params, state }: MethodContext): () => FormattedMessageText 
     );
 }
 
-function readReplyTarget({ params, state }: MethodContext, record: ChatRecord): StoredMessage | undefined {
+/** The message replied to (reply_parameters, or the older reply_to_message_id), checked as Telegram checks it. */
+export function readReplyTarget({ params, state }: MethodContext, record: ChatRecord): StoredMessage | undefined {
   const replyParameters = params.json('reply_parameters', 'reply parameters');
   let messageId: number | undefined;
   let allowWithoutReply: boolean;
@@ -47,7 +48,8 @@ function readReplyTarget({ params, state }: MethodContext, record: ChatRecord): 
   return target?.chat_id === record.chat.id ? target : undefined;
 }
 
-function readThread({ params }: MethodContext, record: ChatRecord, replyTo: StoredMessage | undefined) {
+/** The forum topic a message goes to: given, or the replied message's; checked to exist. */
+export function readThread({ params }: MethodContext, record: ChatRecord, replyTo: StoredMessage | undefined) {
   let threadId = params.int('message_thread_id') || undefined;
   const isForum = record.chat.type === 'supergroup' && record.chat.is_forum === true;
   if (!isForum) return { message_thread_id: threadId, is_topic_message: false };
@@ -127,6 +129,7 @@ export const editMessageText: MethodHandler = (context) => {
   const text = format();
   if ('inlineMessageId' in target) throw badRequest('MESSAGE_ID_INVALID');
   const { message } = target;
+  if (message.document !== undefined) throw badRequest('there is no text in the message to edit');
   if (
     text.text === message.text &&
     entitiesKey(text.entities) === entitiesKey(message.entities) &&

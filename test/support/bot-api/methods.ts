@@ -10,6 +10,7 @@ import {
   setWebhook,
 } from './methods-bot.ts';
 import { answerCallbackQuery, getChat, leaveChat, sendChatAction } from './methods-chats.ts';
+import { sendDocument } from './methods-documents.ts';
 import { answerInlineQuery } from './methods-inline.ts';
 import { getChatAdministrators, getChatMember } from './methods-members.ts';
 import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage } from './methods-messages.ts';
@@ -24,6 +25,7 @@ const METHODS: Record<string, MethodHandler> = {
   deleteMyCommands,
   getMyCommands,
   sendMessage,
+  sendDocument,
   editMessageText,
   editMessageReplyMarkup,
   deleteMessage,

@@ -5,10 +5,26 @@ import { badRequest } from './errors.ts';
 
 export type RawParams = Record<string, unknown>;
 
-/** An uploaded file part of a multipart request; its bytes are not kept. */
-export interface UploadedFile {
-  filename: string;
-  size: number;
+/** An uploaded file part of a multipart request, bytes kept; recorded calls show its name and size only. */
+export class UploadedFile {
+  readonly filename: string;
+  /** the part's Content-Type, '' when it had none */
+  readonly type: string;
+  readonly bytes: Buffer;
+
+  constructor(filename: string, type: string, bytes: Buffer) {
+    this.filename = filename;
+    this.type = type;
+    this.bytes = bytes;
+  }
+
+  get size(): number {
+    return this.bytes.length;
+  }
+
+  toJSON(): { filename: string; size: number } {
+    return { filename: this.filename, size: this.size };
+  }
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -48,7 +64,7 @@ export async function readParams(req: IncomingMessage, url: URL): Promise<RawPar
         throw badRequest("can't parse multipart/form-data request");
       });
     for (const [key, value] of form) {
-      params[key] = typeof value === 'string' ? value : ({ filename: value.name, size: value.size } satisfies UploadedFile);
+      params[key] = typeof value === 'string' ? value : new UploadedFile(value.name, value.type, Buffer.from(await value.arrayBuffer()));
     }
     return params;
   }
@@ -94,6 +110,12 @@ export class Params {
   bool(name: string): boolean {
     const value = this.raw[name];
     return value === true || value === 1 || value === 'true' || value === 'True' || value === '1';
+  }
+
+  /** A file uploaded in this field; undefined for anything else (a string is a file_id or URL). */
+  file(name: string): UploadedFile | undefined {
+    const value = this.raw[name];
+    return value instanceof UploadedFile ? value : undefined;
   }
 
   /** An object or array field, given as JSON or as JSON text. */

@@ -1,6 +1,29 @@
 import type { InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity } from 'telegraf/types';
-import type { StoredMessage } from './chats.ts';
+import type { StoredDocument, StoredMessage } from './chats.ts';
 import type { ParseMode } from './text.ts';
+
+/** A file the bot sent, as the user would download it. */
+export interface BotDocument {
+  file_id: string;
+  file_unique_id: string;
+  file_name: string;
+  mime_type: string;
+  file_size: number;
+  bytes: Buffer<ArrayBuffer>;
+}
+
+/** A document in a chat, as api.documentsIn lists it. */
+export interface SentDocument {
+  message_id: number;
+  file_name: string;
+  mime_type: string;
+  bytes: Buffer<ArrayBuffer>;
+  /** plain text after parsing; undefined without a caption */
+  caption: string | undefined;
+  caption_entities: MessageEntity[];
+  message_thread_id: number | undefined;
+  reply_to_message_id: number | undefined;
+}
 
 /** A bot message as it stands in the chat (after edits), as tests look at it. */
 export interface BotMessage {
@@ -10,11 +33,11 @@ export interface BotMessage {
   date: number;
   /** emulated milliseconds at sending, for rate assertions */
   sent_at_ms: number;
-  /** plain text after parsing: what the user reads, what the 4096 limit counts */
+  /** plain text after parsing: what the user reads, what the 4096 limit counts; a document's caption ('' without one) */
   text: string;
-  /** the text parameter as sent when parse_mode was HTML */
+  /** the text (or caption) parameter as sent when parse_mode was HTML */
   html: string | undefined;
-  /** the text parameter as sent, whatever the parse mode */
+  /** the text (or caption) parameter as sent, whatever the parse mode */
   source: string;
   parse_mode: ParseMode | undefined;
   entities: MessageEntity[];
@@ -28,9 +51,11 @@ export interface BotMessage {
   edit_count: number;
   edit_date: number | undefined;
   deleted: boolean;
+  /** sendDocument's file; then text, html, source and entities are its caption's */
+  document: BotDocument | undefined;
 }
 
-export function toBotMessage(message: StoredMessage): BotMessage {
+export function toBotMessage({ document, ...message }: StoredMessage): BotMessage {
   const copy = structuredClone(message);
   return {
     chat_id: copy.chat_id,
@@ -50,5 +75,19 @@ export function toBotMessage(message: StoredMessage): BotMessage {
     edit_count: copy.edit_count,
     edit_date: copy.edit_date,
     deleted: copy.deleted,
+    document: document === undefined ? undefined : toBotDocument(document),
   };
 }
+
+const toBotDocument = ({ bytes, ...file }: StoredDocument): BotDocument => ({ ...file, file_size: bytes.length, bytes: Buffer.from(bytes) });
+
+export const toSentDocument = (message: BotMessage, document: BotDocument): SentDocument => ({
+  message_id: message.message_id,
+  file_name: document.file_name,
+  mime_type: document.mime_type,
+  bytes: document.bytes,
+  caption: message.text === '' ? undefined : message.text,
+  caption_entities: message.entities,
+  message_thread_id: message.message_thread_id,
+  reply_to_message_id: message.reply_to_message_id,
+});
