@@ -13,6 +13,7 @@ import { runReplicasBench } from './replicas.ts';
 import { renderReplicasSection, REPLICAS_MARKERS } from './replicas-report.ts';
 import { markedSection, writeMarkedSection } from './sections.ts';
 import { runWatchBench } from './watch.ts';
+import { EXPORT_MARKERS, exportMain } from './export.ts';
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
@@ -28,6 +29,8 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 
 // `--replicas` alone is the replicas scenario; `--replicas 2` (with --watch) a number of replicas.
 const argv = process.argv.slice(2).flatMap((arg, index, all) => (arg === '--replicas' && !/^\d+$/.test(all[index + 1] ?? '') ? ['--replicas=scenario'] : [arg]));
+/** The command as BENCHMARKS.md shows it: without --out, which says where the file went. */
+const shownArgs = argv.filter((arg, index) => arg !== '--out' && argv[index - 1] !== '--out' && !arg.startsWith('--out=')).join(' ').replace('--replicas=scenario', '--replicas');
 const { values: args } = parseArgs({
   args: argv,
   options: {
@@ -38,6 +41,7 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     out: { type: 'string', default: 'BENCHMARKS.md' },
     watch: { type: 'boolean', default: false },
+    export: { type: 'boolean', default: false },
     queries: { type: 'string' },
     interval: { type: 'string', default: '60' },
     replicas: { type: 'string' },
@@ -178,7 +182,7 @@ const watchMain = async () => {
       root,
       temp,
     };
-    const command = `npm run bench -- ${argv.join(' ')}`;
+    const command = `npm run bench -- ${shownArgs}`;
     if (postgres) {
       const one = await runWatchBench({ ...options, postgres: { server: postgres, replicas: 1 } });
       const many = await runWatchBench({ ...options, postgres: { server: postgres, replicas } });
@@ -209,7 +213,7 @@ const replicasScenario = async (temp: string) => {
     firstUserId: 1_000_000,
     log,
   });
-  return renderReplicasSection(result, setting, `npm run bench${argv.length > 0 ? ` -- ${argv.join(' ').replace('--replicas=scenario', '--replicas')}` : ''}`);
+  return renderReplicasSection(result, setting, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`);
 };
 
 const replicasMain = async () => {
@@ -400,8 +404,10 @@ const write = (r: Results, replicas: string) => {
   const text = lines.join('\n');
   process.stdout.write(`\n${text}\n`);
   // The watch scenario's sections, written by its own runs, are carried over.
-  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS)].filter(Boolean);
+  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS), markedSection(outPath, EXPORT_MARKERS)].filter(Boolean);
   writeFileSync(outPath, [text, replicas, ...kept].join('\n') + '\n');
 };
 
-await (args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
+// npm run bench -- --export [--quick]: the export scenario alone (bench/export.ts), which writes only the "Export" section.
+const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
+await (args.export ? exportOnly() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());

@@ -12,8 +12,8 @@ import type { CoordinationStore } from '../store/store.ts';
 // order in memory (src/telegram/keyed-queue.ts) at no cost.
 
 /** How long a chat's lease lasts unrenewed: a replica that dies holding it delays the chat this long at most. */
-const LEASE_MS = 10_000;
-const RENEW_EVERY_MS = 3_000;
+const LEASE_MS = 5_000;
+const RENEW_EVERY_MS = 1_500;
 const FIRST_WAIT_MS = 20;
 const LONGEST_WAIT_MS = 250;
 

@@ -43,7 +43,8 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, logger, now });
-  const exports = createExports({ portal, ...config.export, logger, now });
+  // Through the cache, but an export's fifty pages of up to 20 × 60 positions are not kept in it.
+  const exports = createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
 
   if (metrics) bot.use(updateMetrics(metrics));
   bot.use(errorBoundary(logger, config.defaultLanguage));

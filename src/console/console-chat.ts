@@ -5,8 +5,9 @@ import type { User } from 'telegraf/types';
 import type { BotContext } from '../bot/context.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
 import { startPolling } from '../telegram/polling-runner.ts';
-import { startLocalBotApi, type LocalAnswer } from './local-bot-api.ts';
-import { numberButtons, renderConsoleMessage } from './terminal.ts';
+import { startLocalBotApi, type LocalAnswer, type LocalDocument } from './local-bot-api.ts';
+import { saveDocument } from './save-document.ts';
+import { numberButtons, renderConsoleDocument, renderConsoleMessage } from './terminal.ts';
 
 const CONSOLE_TOKEN = '1000000001:console-chat-local-token-0000000';
 const CONSOLE_BOT: User = { id: 1_000_000_001, is_bot: true, first_name: 'Order lookup', username: 'order_lookup_bot' };
@@ -18,12 +19,15 @@ export type ConsoleChatOptions = {
   languageCode: string | undefined;
   intro: string;
   logger: Logger;
+  /** Where documents the bot sends are saved; default the current directory. */
+  saveDir?: string;
   createBot(apiRoot: string, token: string): Telegraf<BotContext>;
 };
 
 /**
  * A chat with the bot in the terminal (like Hubot's shell adapter): type commands, press a
- * button by typing its number. Ends, after the bot has answered everything, on end of input.
+ * button by typing its number; a document the bot sends is saved as a file, its path printed.
+ * Ends, after the bot has answered everything, on end of input.
  */
 export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void> => {
   const { input, output } = options;
@@ -43,7 +47,12 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
     output.write(`${renderConsoleMessage(message, color)}\n`);
   };
 
-  const api = await startLocalBotApi({ bot: CONSOLE_BOT, token: CONSOLE_TOKEN, onAnswer });
+  const onDocument = (document: LocalDocument) => {
+    const path = saveDocument(options.saveDir ?? process.cwd(), document.file_name, document.bytes);
+    output.write(`${renderConsoleDocument(path, document.caption, color)}\n`);
+  };
+
+  const api = await startLocalBotApi({ bot: CONSOLE_BOT, token: CONSOLE_TOKEN, onAnswer, onDocument });
   const bot = options.createBot(api.apiRoot, api.token);
   // The same runner as with Telegram: updates in order within the chat.
   const runner = await startPolling({ bot, logger: options.logger, allowedUpdates: ALLOWED_UPDATES, pollTimeoutSeconds: 10 });

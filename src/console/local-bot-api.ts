@@ -7,11 +7,15 @@ import { sendJson } from '../http/respond.ts';
 // A Bot API on loopback, so that the very same bot (long polling, HTTP, the real Telegraf) runs
 // without Telegram: the console chat serves one private chat to the terminal with it, and the
 // benchmark drives many users through it. It validates nothing: that is the strict test
-// emulator's job (test/support/bot-api/).
+// emulator's job (test/support/bot-api/). A document (sendDocument, multipart/form-data) is handed
+// over with its bytes, for the console chat to save.
 
 type Params = Record<string, unknown>;
 
 export type LocalMessage = { message_id: number; chat: { id: number; type: 'private'; first_name: string }; text: string; keyboard: InlineKeyboardButton[][] };
+
+/** A file the bot sent (sendDocument); `caption` as the bot sent it (HTML when parse_mode says so). */
+export type LocalDocument = { chatId: number; message_id: number; file_name: string; bytes: Buffer; caption: string | undefined; at: number };
 
 /** An answering call of the bot: a message sent or edited, or an alert on a button press. */
 export type LocalAnswer =
@@ -23,6 +27,8 @@ export type LocalBotApiOptions = {
   token: string;
   /** Called for each answering call, synchronously, before the call is answered. */
   onAnswer?: (answer: LocalAnswer) => void;
+  /** Called for each document sent, synchronously, before the call is answered. */
+  onDocument?: (document: LocalDocument) => void;
   /**
    * Webhook mode (the benchmark's replicas): each update said or pressed is handed to this, to be
    * posted to the bot, instead of waiting for getUpdates.
@@ -30,8 +36,8 @@ export type LocalBotApiOptions = {
   onUpdate?: (update: { update_id: number } & Params) => void;
 };
 
-/** Telegram's own limit for a JSON request is far larger; a bot's calls here are a few KB. */
-const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** A bot's JSON calls here are a few KB; a document may have Telegram's 50 MB, and its form fields. */
+const MAX_REQUEST_BYTES = 51 * 1024 * 1024;
 
 const badRequest = (description: string) => Object.assign(new Error(description), { status: 400 });
 
@@ -40,7 +46,20 @@ const keyboardOf = (params: Params): InlineKeyboardButton[][] =>
 
 export type LocalBotApi = Awaited<ReturnType<typeof startLocalBotApi>>;
 
-export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined, onUpdate }: LocalBotApiOptions) => {
+/** Fields a multipart request carries as JSON text. */
+const JSON_FIELDS = new Set(['reply_markup', 'reply_parameters', 'caption_entities', 'entities', 'link_preview_options']);
+
+/** A JSON body, or a multipart/form-data one (its file parts as Files). */
+const parseBody = async (body: Buffer, contentType: string): Promise<Params> => {
+  if (body.length === 0) return {};
+  if (!contentType.startsWith('multipart/form-data')) return JSON.parse(body.toString('utf8')) as Params;
+  const form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+  const params: Params = {};
+  for (const [key, value] of form) params[key] = typeof value === 'string' && JSON_FIELDS.has(key) ? (JSON.parse(value) as unknown) : value;
+  return params;
+};
+
+export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined, onDocument = () => undefined, onUpdate }: LocalBotApiOptions) => {
   let updates: Array<{ update_id: number } & Params> = [];
   const messages = new Map<string, LocalMessage>();
   const chats = new Map<number, LocalMessage['chat']>();
@@ -140,6 +159,23 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined,
       onAnswer({ type: 'message', chatId, method: 'editMessageText', at: performance.now(), message });
       return wire(message);
     },
+    sendDocument: async (params) => {
+      const chatId = Number(params.chat_id);
+      const file = params.document;
+      if (!(file instanceof File)) throw badRequest('Bad Request: wrong file identifier/HTTP URL specified');
+      if (file.size === 0) throw badRequest('Bad Request: file must be non-empty');
+      const messageId = nextMessageId++;
+      const caption = params.caption === undefined ? undefined : String(params.caption);
+      onDocument({ chatId, message_id: messageId, file_name: file.name, bytes: Buffer.from(await file.arrayBuffer()), caption, at: performance.now() });
+      return {
+        message_id: messageId,
+        date: now(),
+        chat: chats.get(chatId) ?? { id: chatId, type: 'private', first_name: '' },
+        from: bot,
+        document: { file_id: `local-${messageId}`, file_unique_id: `local-${messageId}`, file_name: file.name, mime_type: file.type || 'application/octet-stream', file_size: file.size },
+        ...(caption !== undefined && { caption }),
+      };
+    },
     answerCallbackQuery: (params) => {
       const id = String(params.callback_query_id);
       const chatId = pressedIn.get(id);
@@ -157,8 +193,7 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined,
     try {
       const body = await readBody(req, MAX_REQUEST_BYTES);
       if (body === undefined) return sendJson(res, 413, { ok: false, error_code: 413, description: 'Request Entity Too Large' });
-      const text = body.toString('utf8');
-      sendJson(res, 200, { ok: true, result: await handler(text ? (JSON.parse(text) as Params) : {}) });
+      sendJson(res, 200, { ok: true, result: await handler(await parseBody(body, req.headers['content-type'] ?? '')) });
     } catch (error) {
       const status = (error as { status?: number }).status ?? 500;
       sendJson(res, status, { ok: false, error_code: status, description: (error as Error).message });

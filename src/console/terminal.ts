@@ -39,3 +39,7 @@ export const renderConsoleMessage = (message: ConsoleMessage, color: boolean): s
   const body = htmlToTerminal(message.html, color);
   return [`\n🤖 ${marker}${body}`, ...lines.map((line) => `   ${line}`)].join('\n');
 };
+
+/** A document the bot sent, once saved: where it is, and its caption. */
+export const renderConsoleDocument = (path: string, caption: string | undefined, color: boolean): string =>
+  [`\n🤖 📎 ${path}`, ...(caption === undefined ? [] : [htmlToTerminal(caption, color)])].join('\n');

@@ -14,6 +14,11 @@ export type CachingClient = PortalClient & {
   stats(): CacheStats;
   /** The same client without cached answers (for Refresh): it still joins a call in flight and stores its result. */
   fresh: PortalClient;
+  /**
+   * For reading every page of a query (an export): cached answers and calls in flight are used,
+   * its own answers are not kept, so fifty large pages neither push users' pages out nor stay on the heap.
+   */
+  bulk: PortalClient;
 };
 
 const keyOf = ({ endpoint, query, paging }: PortalCall): string =>
@@ -51,7 +56,7 @@ export const withCache = (
     return entry;
   };
 
-  const view = (useCached: boolean) =>
+  const view = (useCached: boolean, keep = true) =>
     intercept(async <T>(call: PortalCall, send: (target: PortalClient) => Promise<T>): Promise<T> => {
       const key = keyOf(call);
       const hit = useCached ? cached(key) : undefined;
@@ -69,7 +74,7 @@ export const withCache = (
       stats.misses++;
       onEvent?.({ type: 'cacheMiss', endpoint: call.endpoint });
       const pending = send(client).then((value) => {
-        remember(key, value);
+        if (keep) remember(key, value);
         return value;
       });
       inFlight.set(key, pending);
@@ -81,5 +86,5 @@ export const withCache = (
       return pending;
     });
 
-  return { ...view(true), fresh: view(false), stats: () => ({ ...stats }) };
+  return { ...view(true), fresh: view(false), bulk: view(true, false), stats: () => ({ ...stats }) };
 };

@@ -20,6 +20,8 @@ export type ComposePortalOptions = {
 export type ResilientPortal = PortalClient & {
   /** Skips cached pages, for Refresh. */
   fresh: PortalClient;
+  /** Uses cached pages but keeps none of its own, for reading every page of a query (an export). */
+  bulk: PortalClient;
   state(): CircuitState;
   lastSuccessAt(): number | undefined;
   stats(): CacheStats;
@@ -40,6 +42,7 @@ export const composePortal = ({ base, logger, onEvent, now = Date.now, retry, br
     listOrders: cached.listOrders,
     listSpecifications: cached.listSpecifications,
     fresh: cached.fresh,
+    bulk: cached.bulk,
     stats: cached.stats,
     state: guarded.state,
     lastSuccessAt: guarded.lastSuccessAt,

@@ -76,4 +76,19 @@ describe('withCache', () => {
     expect(await cache.listOrders(query, paging)).toMatchObject({ total: 0 });
     expect(stub.requests).toHaveLength(2);
   });
+
+  it('uses cached pages and calls in flight through bulk, but keeps none of its own', async () => {
+    const kept = await cache.listOrders(query, paging);
+    expect(await cache.bulk.listOrders(query, paging)).toBe(kept);
+    await cache.bulk.listOrders(other('bulk'), paging);
+    await cache.bulk.listOrders(other('bulk'), paging);
+    expect(stub.requests).toHaveLength(3);
+    // Nothing of bulk's was kept: the page kept before is still there (maxEntries is 2).
+    await cache.listOrders(other('b'), paging);
+    await cache.listOrders(query, paging);
+    expect(stub.requests).toHaveLength(4);
+    stub.respond(delayed(50, json(200, envelope())));
+    await Promise.all([cache.listOrders(other('c'), paging), cache.bulk.listOrders(other('c'), paging)]);
+    expect(stub.requests).toHaveLength(5);
+  });
 });

@@ -1,0 +1,66 @@
+import type { Query } from '../../portal/query.ts';
+import type { QueryRef } from '../callback-data/codec.ts';
+import type { BotContext } from '../context.ts';
+import { createExportSlots, type ExportTurn } from './export-slots.ts';
+import { runExport, type ExportDeps } from './run-export.ts';
+
+export type Exports = ReturnType<typeof createExports>;
+
+/** The message an export answers: the command, or the message whose button was pressed. */
+const messageOf = (ctx: BotContext) => ctx.message ?? ctx.callbackQuery?.message;
+
+/** The forum topic of that message, where the progress and the file go too. */
+const topicOf = (ctx: BotContext): number | undefined => {
+  const message = messageOf(ctx);
+  return message && 'is_topic_message' in message && message.is_topic_message ? message.message_thread_id : undefined;
+};
+
+/**
+ * Exports run beside the updates, not inside them: a chat's updates are handled one at a time
+ * within a deadline, and an export of a thousand records would hold the chat (a second press
+ * could not even be told one is running) and outlive the deadline.
+ */
+export const createExports = (deps: ExportDeps & { concurrency: number }) => {
+  const slots = createExportSlots(deps.concurrency);
+  const running = new Set<Promise<void>>();
+
+  return {
+    /** The user's turn; undefined while another export of theirs runs or waits. */
+    take: (ctx: BotContext): ExportTurn | undefined => slots.take(ctx.from?.id ?? ctx.chat?.id ?? 0),
+
+    /** Starts the export in the update's chat and returns at once. */
+    run(ctx: BotContext, turn: ExportTurn, query: Query, ref: QueryRef): void {
+      const chat = ctx.chat;
+      if (chat === undefined) {
+        turn.end();
+        return;
+      }
+      const threadId = topicOf(ctx);
+      const replyTo = chat.type === 'private' ? undefined : messageOf(ctx)?.message_id;
+      const job = {
+        telegram: ctx.telegram,
+        chatId: chat.id,
+        ...(threadId === undefined ? {} : { threadId }),
+        ...(replyTo === undefined ? {} : { replyTo }),
+        userId: ctx.from?.id ?? chat.id,
+        query,
+        ref,
+        t: ctx.t,
+        fmt: ctx.fmt,
+        turn,
+      };
+      const task: Promise<void> = runExport(job, deps)
+        .catch((error: unknown) => deps.logger.error({ err: error, chatId: chat.id }, 'export crashed'))
+        .finally(() => running.delete(task));
+      running.add(task);
+    },
+
+    /** Resolves once no export runs or waits (tests; a graceful stop). */
+    idle: async (): Promise<void> => {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+
+    running: () => slots.running(),
+    waiting: () => slots.waiting(),
+  };
+};

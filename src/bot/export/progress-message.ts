@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import { TelegramError, type Telegram } from 'telegraf';
+import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
+import type { View } from '../views/common/view.ts';
+
+/** A count going up is shown at most this often: an edit a page would be 50 edits for 1000 records. */
+export const PROGRESS_EVERY_MS = 2_000;
+
+export type ProgressMessage = ReturnType<typeof createProgressMessage>;
+
+/**
+ * The one message an export speaks through, edited in place, one edit at a time and in order. A
+ * message the user deleted is left alone (`gone`); the end of the export is then a new message.
+ */
+export const createProgressMessage = ({
+  telegram,
+  chatId,
+  messageId,
+  logger,
+  clock = () => performance.now(),
+  everyMs = PROGRESS_EVERY_MS,
+}: {
+  telegram: Telegram;
+  chatId: number;
+  messageId: number;
+  logger: Pick<Logger, 'warn'>;
+  clock?: () => number;
+  everyMs?: number;
+}) => {
+  let shownAt = clock();
+  let queue: Promise<void> = Promise.resolve();
+  let gone = false;
+
+  const edit = async (view: View): Promise<void> => {
+    if (gone) return;
+    try {
+      await telegram.editMessageText(chatId, messageId, undefined, view.text, {
+        parse_mode: 'HTML',
+        link_preview_options: { is_disabled: true },
+        reply_markup: { inline_keyboard: view.keyboard },
+      });
+    } catch (error) {
+      if (isMessageGone(error)) gone = true;
+      else if (!isNotModified(error)) throw error;
+    }
+  };
+
+  /** Shows `view` after the edits before it; its own failure is its caller's. */
+  const show = (view: View): Promise<void> => {
+    shownAt = clock();
+    const next = queue.then(() => edit(view));
+    queue = next.catch(() => undefined);
+    return next;
+  };
+
+  return {
+    show,
+    /** Shows a count unless the last edit is less than `everyMs` old; progress is no reason to fail, so a failed edit is only logged. */
+    tick: async (view: View): Promise<void> => {
+      if (clock() - shownAt < everyMs) return;
+      await show(view).catch((error: unknown) => logger.warn({ err: error, chatId }, 'an export progress edit failed'));
+    },
+    /** The user deleted the message meanwhile. */
+    gone: () => gone,
+    /** Deletes the message once the file is there (one already deleted is fine). */
+    remove: async (): Promise<void> => {
+      await queue;
+      if (gone) return;
+      try {
+        await telegram.deleteMessage(chatId, messageId);
+      } catch (error) {
+        // Deleted by the user, or too old to delete (48 hours): it says where the file came from.
+        if (!(error instanceof TelegramError && error.code === 400)) throw error;
+      }
+    },
+  };
+};

@@ -1,0 +1,53 @@
+import type { Formatter } from '../../format.ts';
+import type { Translate } from '../../i18n.ts';
+import type { Query } from '../../portal/query.ts';
+import { PortalPagesMovedError } from '../../watch/fetch-all.ts';
+import { packCallback, type QueryRef } from '../callback-data/codec.ts';
+import type { LookupArgs } from '../lookup-args.ts';
+import { joinLines } from './common/card-parts.ts';
+import { describeQuery } from './common/describe-query.ts';
+import type { View } from './common/view.ts';
+import { renderError, withUsage } from './notices.ts';
+
+// The progress message of an Excel export, the file's caption and note, and what went wrong.
+
+const plain = (text: string): View => ({ text, keyboard: [] });
+
+export const renderExportUsage = (failure: Exclude<LookupArgs, { ok: true }>, t: Translate): string => withUsage(t('export.usage'), failure, t);
+
+/** Waiting for one of the EXPORT_CONCURRENCY slots: its place in line, 1 the next. */
+export const renderExportQueued = (place: number, t: Translate): View => plain(t('export.queued', { place }));
+
+export const renderExportStarting = (t: Translate): View => plain(t('export.starting'));
+
+/** «Выгружаю: 40 из 123». */
+export const renderExportProgress = (done: number, total: number, t: Translate, fmt: Formatter): View =>
+  plain(t('export.progress', { done: fmt.pieces(done), total: fmt.pieces(total) }));
+
+export const renderExportWriting = (t: Translate): View => plain(t('export.writing'));
+
+/** What a file holds when the query found more than one export takes; plain text (the workbook's note row too). */
+export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter): string =>
+  t('export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
+
+export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date; now: Date };
+
+/** The document's caption (HTML): the filter, how many records (and the cut), when the data was fetched. */
+export const renderExportCaption = ({ query, shown, total, fetchedAt, now }: ExportCaption, t: Translate, fmt: Formatter): string =>
+  joinLines([
+    t(query.resource === 'order' ? 'export.orders' : 'export.specifications', { query: describeQuery(query, t, fmt) }),
+    shown < total ? renderExportCapped(shown, total, t, fmt) : t('export.records', { count: shown }),
+    t('export.fetchedAt', { when: fmt.dateTime(fetchedAt, now) }),
+  ]);
+
+/** The export stopped: why, in the words every failure gets, and a button that starts it again. */
+export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate): View => ({
+  text: t('export.failed', { error: error instanceof PortalPagesMovedError ? t('export.moved') : renderError(error, t) }),
+  keyboard: [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
+});
+
+const MEGABYTE = 1024 * 1024;
+
+/** A file over Telegram's limit for bots' documents. */
+export const renderExportTooLarge = (bytes: number, maxBytes: number, t: Translate, fmt: Formatter): View =>
+  plain(t('export.tooLarge', { size: fmt.number(Math.ceil((bytes / MEGABYTE) * 10) / 10), max: fmt.number(maxBytes / MEGABYTE) }));

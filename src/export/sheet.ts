@@ -1,0 +1,34 @@
+import { isOpenEnded, parsePortalTimestamp } from '../format.ts';
+
+// A worksheet as data: the views build these from records, the writer streams them to a file.
+// A column's kind decides how its numbers are rounded and shown; codes stay text.
+
+/**
+ * text: codes and names, written as text (leading zeros stay); money: 2 decimals; tonnes: 3;
+ * metres: 2; quantity: up to 3, in a position's own unit; integer: counts; date: a calendar day.
+ */
+export type ColumnKind = 'text' | 'money' | 'tonnes' | 'metres' | 'quantity' | 'integer' | 'date';
+
+/** `width` fixes the width; without it the writer fits it to the values. */
+export type Column = { header: string; kind: ColumnKind; width?: number };
+
+/** null is an empty cell. A Date is a calendar day at UTC midnight (the time kept when not midnight). */
+export type CellValue = string | number | Date | null;
+
+export type Sheet = { name: string; columns: readonly Column[]; rows: ReadonlyArray<readonly CellValue[]> };
+
+/** A portal timestamp as an Excel date: its wall-clock day and time read as UTC, so no zone shifts it. */
+export const excelDate = (timestamp: string | null): Date | string | null => {
+  if (timestamp === null || timestamp.trim() === '') return null;
+  const parsed = parsePortalTimestamp(timestamp);
+  if (parsed === null) return timestamp.trim(); // shown as sent, as the cards do
+  const utc = new Date(Date.UTC(2000, parsed.getMonth(), parsed.getDate(), parsed.getHours(), parsed.getMinutes(), parsed.getSeconds()));
+  utc.setUTCFullYear(parsed.getFullYear());
+  return utc;
+};
+
+/** Text for a text column: trimmed, and empty text is an empty cell. */
+export const textCell = (value: string): string | null => (value.trim() === '' ? null : value.trim());
+
+/** The note beside a validity end far in the future, or an empty cell. */
+export const openEndedCell = (timestamp: string | null, note: string): string | null => (isOpenEnded(timestamp) ? note : null);

@@ -1,0 +1,67 @@
+import { pino } from 'pino';
+import { Telegram } from 'telegraf';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgressMessage } from '../../../src/bot/export/progress-message.ts';
+import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
+
+const view = (text: string) => ({ text, keyboard: [] });
+
+let api: BotApi;
+let telegram: Telegram;
+beforeAll(async () => {
+  api = await startBotApi();
+  telegram = new Telegram(api.token, { apiRoot: api.apiRoot });
+});
+afterAll(() => api.close());
+
+/** A user who wrote to the bot, and the bot's first message to them, to be the progress message. */
+const started = async () => {
+  const user = api.createUser();
+  api.sendText({ from: user, text: '/export order status production' });
+  const message = await telegram.sendMessage(user.id, 'Exporting…');
+  const clock = { ms: 0 };
+  const progress = createProgressMessage({ telegram, chatId: user.id, messageId: message.message_id, logger: pino({ level: 'silent' }), clock: () => clock.ms });
+  return { user, message, clock, progress };
+};
+
+describe('the progress message', () => {
+  it('shows a count at most every two seconds, a change of state at once', async () => {
+    const { user, message, clock, progress } = await started();
+    await progress.tick(view('Exporting: 20 of 123'));
+    clock.ms = 1_999;
+    await progress.tick(view('Exporting: 40 of 123'));
+    expect(api.message(user.id, message.message_id)?.text).toBe('Exporting…');
+    clock.ms = 2_000;
+    await progress.tick(view('Exporting: 60 of 123'));
+    clock.ms = 3_000;
+    await progress.tick(view('Exporting: 80 of 123'));
+    expect(api.message(user.id, message.message_id)).toMatchObject({ text: 'Exporting: 60 of 123', edit_count: 1 });
+    await progress.show(view('Writing the Excel file…'));
+    expect(api.message(user.id, message.message_id)).toMatchObject({ text: 'Writing the Excel file…', edit_count: 2 });
+    await progress.remove();
+    expect(api.message(user.id, message.message_id)?.deleted).toBe(true);
+  });
+
+  it('keeps the order of edits made without waiting', async () => {
+    const { user, message, progress } = await started();
+    void progress.show(view('Waiting in line: number 2'));
+    void progress.show(view('Waiting in line: number 1'));
+    await progress.show(view('Exporting…'));
+    expect(api.callsTo('editMessageText', { chatId: user.id }).map((call) => call.params.text)).toEqual([
+      'Waiting in line: number 2',
+      'Waiting in line: number 1',
+      'Exporting…',
+    ]);
+    expect(api.message(user.id, message.message_id)?.text).toBe('Exporting…');
+  });
+
+  it('leaves a message the user deleted alone, and says so', async () => {
+    const { user, message, progress } = await started();
+    api.deleteMessage({ from: user, message: { chat_id: user.id, message_id: message.message_id } });
+    await progress.show(view('Writing the Excel file…'));
+    expect(progress.gone()).toBe(true);
+    await progress.remove();
+    expect(api.callsTo('deleteMessage', { chatId: user.id })).toEqual([]);
+    expect(api.failedCalls().filter((call) => call.method !== 'editMessageText')).toEqual([]);
+  });
+});

@@ -1,0 +1,97 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { Telegram } from 'telegraf';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createExportSlots } from '../../../src/bot/export/export-slots.ts';
+import { runExport, type ExportDeps } from '../../../src/bot/export/run-export.ts';
+import { createFormatter } from '../../../src/format.ts';
+import { createTranslator } from '../../../src/i18n.ts';
+import { createPortalClient } from '../../../src/portal/client.ts';
+import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
+import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';
+
+// One export run on its own, with the strict emulator and the test portal, for what the bot's
+// configuration cannot reach: the size check before sending, and the temporary directory.
+
+let api: BotApi;
+let portal: TestPortal;
+let telegram: Telegram;
+let dir: string;
+beforeAll(async () => {
+  api = await startBotApi();
+  portal = await startTestPortal();
+  telegram = new Telegram(api.token, { apiRoot: api.apiRoot });
+});
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'run-export-test-'));
+  return () => rmSync(dir, { recursive: true, force: true });
+});
+afterAll(async () => {
+  await api.close();
+  await portal.close();
+});
+
+const deps = (overrides: Partial<ExportDeps> = {}): ExportDeps => ({
+  portal: createPortalClient({ baseUrl: portal.url, token: portal.token, timeoutMs: 2_000 }),
+  maxRecords: 1000,
+  logger: pino({ level: 'silent' }),
+  now: () => new Date('2026-11-23T11:05:00Z'),
+  tmpDir: dir,
+  ...overrides,
+});
+
+const job = (chatId: number, slots = createExportSlots(1)) => ({
+  telegram,
+  chatId,
+  userId: chatId,
+  query: { resource: 'order', filter: 'STATUS', value: 'production' } as const,
+  ref: { query: { resource: 'order', filter: 'STATUS', value: 'production' } } as const,
+  t: createTranslator('en'),
+  fmt: createFormatter('en'),
+  turn: slots.take(chatId)!,
+});
+
+describe('runExport', () => {
+  it('sends the file, deletes the progress message and its temporary directory, and frees the turn', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    const slots = createExportSlots(1);
+    await runExport(job(user.id, slots), deps());
+    expect(api.documentsIn(user.id).map((document) => document.file_name)).toEqual(['orders-status-production-2026-11-23.xlsx']);
+    expect(api.messagesIn(user.id).filter((message) => message.document === undefined)).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(slots.running()).toBe(0);
+    expect(api.failedCalls()).toEqual([]);
+  });
+
+  it('checks the size before sending: a file over the limit is not sent, the user is told, nothing is left behind', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    await runExport(job(user.id), deps({ maxDocumentBytes: 1024 * 1024 * 0.001 }));
+    expect(api.documentsIn(user.id)).toEqual([]);
+    expect(api.callsTo('sendDocument', { chatId: user.id })).toEqual([]);
+    expect(api.messagesIn(user.id).map((message) => message.text)).toEqual([
+      expect.stringMatching(/^The file came out at \d+(\.\d)? MB, over the 0.001 MB Telegram accepts\. Narrow the search\.$/),
+    ]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('tells a failure in a new message when the user deleted the progress message', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    const held = portal.hangWhere((url) => url.includes('offset=20'));
+    const running = runExport(job(user.id), deps());
+    await api.waitFor(() => held.count() > 0);
+    const progress = api.messagesIn(user.id)[0]!;
+    api.deleteMessage({ from: user, message: progress });
+    portal.failNext('http500', 2);
+    held.release();
+    await running;
+    const [told] = api.messagesIn(user.id);
+    expect(told?.text).toBe('The portal answered with an error. Please try again later.\n\nThe export stopped; no file was sent.');
+    expect(told?.buttons).toEqual([{ text: '🔁 Try again', callback_data: 'e:o3=production' }]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import {
+  renderExportCaption,
+  renderExportFailed,
+  renderExportProgress,
+  renderExportQueued,
+  renderExportTooLarge,
+  renderExportUsage,
+} from '../../../src/bot/views/export.ts';
+import { createFormatter } from '../../../src/format.ts';
+import { createTranslator, type Locale } from '../../../src/i18n.ts';
+import { PortalHttpError, PortalTimeoutError } from '../../../src/portal/errors.ts';
+import { PortalPagesMovedError } from '../../../src/watch/fetch-all.ts';
+import { parseHtml } from '../../support/bot-api/html.ts';
+
+const kit = (locale: Locale) => ({ t: createTranslator(locale), fmt: createFormatter(locale) });
+const ru = kit('ru');
+const en = kit('en');
+const production = { resource: 'order', filter: 'STATUS', value: 'production' } as const;
+const contract = { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' } as const;
+const fetchedAt = new Date('2026-11-23T11:05:00Z');
+
+describe('export views', () => {
+  it('show the progress with grouped numbers, and the place in line', () => {
+    expect(renderExportProgress(1_000, 1_234, ru.t, ru.fmt).text).toBe('Выгружаю: 1\u00a0000 из 1\u00a0234');
+    expect(renderExportProgress(40, 123, en.t, en.fmt)).toEqual({ text: 'Exporting: 40 of 123', keyboard: [] });
+    expect(renderExportQueued(2, ru.t).text).toBe('Жду очереди: другие выгрузки уже идут, эта — 2-я в очереди.');
+    expect(renderExportQueued(1, en.t).text).toBe('Waiting in line: other exports are running, this one is number 1 in line.');
+  });
+
+  it('caption the file with the filter, the count in plural forms, and when the data was fetched', () => {
+    const caption = (locale: typeof ru, shown: number, total = shown, query: typeof production | typeof contract = production) =>
+      parseHtml(renderExportCaption({ query, shown, total, fetchedAt, now: fetchedAt }, locale.t, locale.fmt)).text;
+    expect([1, 2, 5, 11, 21].map((count) => caption(ru, count).split('\n')[1])).toEqual(['1 запись', '2 записи', '5 записей', '11 записей', '21 запись']);
+    expect(caption(ru, 8, 8, contract)).toBe('📊 Спецификации: номер договора «ДП-77/2026»\n8 записей\nданные на 14:05');
+    expect(caption(en, 1)).toBe('📊 Orders: status “production”\n1 record\ndata as of 14:05');
+    expect(caption(en, 1000, 1234)).toBe(
+      '📊 Orders: status “production”\nThe file holds the first 1,000 of 1,234: no more fit in one export. Narrow the search to export them all.\ndata as of 14:05',
+    );
+    const nextDay = renderExportCaption({ query: production, shown: 3, total: 3, fetchedAt, now: new Date('2026-11-24T09:00:00Z') }, ru.t, ru.fmt);
+    expect(parseHtml(nextDay).text.split('\n')[2]).toBe('данные на 23.11.2026 14:05');
+  });
+
+  it('say why an export stopped, in the words of every failure, with a Try again that exports again', () => {
+    const ref = { query: production };
+    expect(renderExportFailed(new PortalTimeoutError(500), ref, en.t)).toEqual({
+      text: 'The portal cannot be reached or did not answer in time. Please try again in a minute.\n\nThe export stopped; no file was sent.',
+      keyboard: [[{ text: '🔁 Try again', callback_data: 'e:o3=production' }]],
+    });
+    expect(renderExportFailed(new PortalHttpError(500), ref, ru.t).text).toBe('Портал ответил ошибкой. Попробуйте позже.\n\nВыгрузка прервана, файл не отправлен.');
+    expect(renderExportFailed(new PortalPagesMovedError('moved'), ref, en.t).text).toBe(
+      "The portal's data changed while I was reading its pages.\n\nThe export stopped; no file was sent.",
+    );
+  });
+
+  it('tell a file over Telegram’s limit, and the usage with what was wrong', () => {
+    expect(renderExportTooLarge(60 * 1024 * 1024 + 1, 50 * 1024 * 1024, en.t, en.fmt).text).toBe(
+      'The file came out at 60.1 MB, over the 50 MB Telegram accepts. Narrow the search.',
+    );
+    expect(renderExportUsage({ ok: false, reason: 'empty' }, ru.t)).toMatch(/^Укажите, что выгрузить в Excel/);
+    expect(renderExportUsage({ ok: false, reason: 'badDate', value: '32.13.2026' }, en.t)).toMatch(/^“32\.13\.2026” is not a date I can read.*\n\nTell me what to export/s);
+  });
+});
