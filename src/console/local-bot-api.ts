@@ -159,6 +159,10 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined,
       onAnswer({ type: 'message', chatId, method: 'editMessageText', at: performance.now(), message });
       return wire(message);
     },
+    deleteMessage: (params) => {
+      if (!messages.delete(`${Number(params.chat_id)}:${Number(params.message_id)}`)) throw badRequest('Bad Request: message to delete not found');
+      return true;
+    },
     sendDocument: async (params) => {
       const chatId = Number(params.chat_id);
       const file = params.document;

@@ -69,8 +69,9 @@ export const createProgressMessage = ({
       try {
         await telegram.deleteMessage(chatId, messageId);
       } catch (error) {
-        // Deleted by the user, or too old to delete (48 hours): it says where the file came from.
-        if (!(error instanceof TelegramError && error.code === 400)) throw error;
+        // The file is there: a progress line left behind (deleted by the user, too old to delete,
+        // Telegram failing) is no failure of the export.
+        if (!(error instanceof TelegramError && error.code === 400)) logger.warn({ err: error, chatId }, 'could not delete an export progress message');
       }
     },
   };

@@ -55,6 +55,12 @@ describe('the progress message', () => {
     expect(api.message(user.id, message.message_id)?.text).toBe('Exporting…');
   });
 
+  it('does not fail the export when the progress message cannot be deleted: the file is there', async () => {
+    const { progress } = await started();
+    api.failNext('deleteMessage', { error_code: 502 });
+    await expect(progress.remove()).resolves.toBeUndefined();
+  });
+
   it('leaves a message the user deleted alone, and says so', async () => {
     const { user, message, progress } = await started();
     api.deleteMessage({ from: user, message: { chat_id: user.id, message_id: message.message_id } });
