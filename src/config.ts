@@ -112,8 +112,8 @@ const envSchema = z.object({
   WATCH_INTERVAL_SECONDS: optionalNumberVar(1, 86_400, 'seconds'),
   WATCH_LIMIT_PER_CHAT: numberVar(50, 1, 1000, 'watches'),
   WATCH_MAX_RECORDS: numberVar(100, 1, 1000, 'records'),
-  EXPORT_MAX_RECORDS: numberVar(1000, 1, 10_000, 'records'),
-  EXPORT_CONCURRENCY: numberVar(2, 1, 20, 'exports'),
+  EXPORT_MAX_RECORDS: numberVar(1000, 1, 2000, 'records'),
+  EXPORT_CONCURRENCY: numberVar(2, 1, 4, 'exports'),
   QUIET_HOURS: optionalText.transform((value, ctx) => {
     if (value === undefined) return undefined;
     const match = /^(\d{1,2})-(\d{1,2})$/.exec(value);
@@ -152,6 +152,12 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * The most records all running exports may hold at once (EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY):
+ * 1000 orders of 60 positions held some 20 MB, and the bot runs in a heap of 192 MB.
+ */
+export const MAX_EXPORT_RECORDS_AT_ONCE = 4000;
+
 /** Pure: the environment in, a Config or a ConfigError listing every problem out. */
 export const parseConfig = (env: Record<string, string | undefined>): Config => {
   const parsed = envSchema.safeParse(env);
@@ -172,6 +178,12 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   }
   if (e.WEBHOOK_URL && e.PORT === undefined) problems.push('PORT: required with WEBHOOK_URL (where Telegram’s requests arrive)');
   if (e.WEBHOOK_URL && !e.BOT_TOKEN) problems.push('BOT_TOKEN: required with WEBHOOK_URL');
+  if (e.EXPORT_MAX_RECORDS * e.EXPORT_CONCURRENCY > MAX_EXPORT_RECORDS_AT_ONCE) {
+    problems.push(
+      `EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY: ${e.EXPORT_MAX_RECORDS} × ${e.EXPORT_CONCURRENCY} = ${e.EXPORT_MAX_RECORDS * e.EXPORT_CONCURRENCY} ` +
+        `records held at once, more than the ${MAX_EXPORT_RECORDS_AT_ONCE} a 192 MB heap takes; lower one of them`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return toConfig(e);
 };

@@ -41,7 +41,7 @@ export const DEFAULT_TIME_ZONE = 'Europe/Moscow';
 export const EMPTY_VALUE = '—';
 const NBSP = '\u00a0';
 
-type UnitKind = 'tonnes' | 'metres' | 'pieces' | 'kilograms';
+export type UnitKind = 'tonnes' | 'metres' | 'pieces' | 'kilograms';
 
 const UNIT_KINDS: Record<string, UnitKind> = {
   TO: 'tonnes',
@@ -56,6 +56,9 @@ const UNIT_KINDS: Record<string, UnitKind> = {
   KG: 'kilograms',
   KGM: 'kilograms',
 };
+
+/** What a SAP measure code measures, undefined for a code the bot does not know. */
+export const unitKindOf = (measureCode: string): UnitKind | undefined => UNIT_KINDS[measureCode.trim().toUpperCase()];
 
 const UNIT_NAMES: Record<Locale, Record<UnitKind, string>> = {
   ru: { tonnes: 'т', metres: 'м', pieces: 'шт', kilograms: 'кг' },
@@ -146,7 +149,7 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
     pieces: number,
     kilograms: number,
   };
-  const kindOf = (measureCode: string): UnitKind | undefined => UNIT_KINDS[measureCode.trim().toUpperCase()];
+  const kindOf = unitKindOf;
   const unit = (measureCode: string): string => {
     const kind = kindOf(measureCode);
     return kind === undefined ? measureCode.trim() : UNIT_NAMES[locale][kind];

@@ -1,4 +1,6 @@
 import { createBot } from './bot/create-bot.ts';
+import { createExports } from './bot/export/exports.ts';
+import { removeStaleExportDirs } from './bot/export/stale-dirs.ts';
 import { openPortal } from './app/portal.ts';
 import { startReceiving } from './app/telegram.ts';
 import { startWatches, type Watches } from './app/watches.ts';
@@ -88,8 +90,12 @@ try {
 await waiting?.close(0);
 const storeHealth = watchStoreHealth({ store, logger });
 const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
+// Exports run beside the updates: stopping waits for them (SHUTDOWN_GRACE_MS), then stops them.
+// Through the cache, but an export's fifty large pages are not kept in it.
+const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => new Date() });
+void removeStaleExportDirs({ logger });
 const botFor = (token: string, telegramApiRoot: string) =>
-  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined });
+  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchesFor = (bot: ReturnType<typeof botFor>) =>
   startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
@@ -104,6 +110,8 @@ if (consoleMode) {
     languageCode,
     intro: t('console.intro'),
     logger,
+    // Piped input ends at once: the files still being made are saved before the chat closes.
+    idle: exports.idle,
     createBot: (apiRoot, token) => {
       const bot = botFor(token, apiRoot);
       watches = watchesFor(bot);
@@ -124,7 +132,7 @@ if (consoleMode) {
     (stopping ??= (async () => {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
-      await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs)]);
+      await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
       storeHealth.stop();
       limitSweeper.stop();
       await store.close();

@@ -112,6 +112,17 @@ describe('parseConfig', () => {
     for (const bad of ['21', '25-8', '8-8', 'night']) expect(problemsOf({ QUIET_HOURS: bad })).toEqual([expect.stringContaining('QUIET_HOURS: must be two different hours')]);
   });
 
+  it('reads the export settings within ranges a 192 MB heap takes, and refuses a product of them above 4000', () => {
+    expect(parseConfig({}).export).toEqual({ maxRecords: 1000, concurrency: 2 });
+    expect(parseConfig({ EXPORT_MAX_RECORDS: '2000', EXPORT_CONCURRENCY: '2' }).export).toEqual({ maxRecords: 2000, concurrency: 2 });
+    expect(parseConfig({ EXPORT_MAX_RECORDS: '1000', EXPORT_CONCURRENCY: '4' }).export).toEqual({ maxRecords: 1000, concurrency: 4 });
+    expect(problemsOf({ EXPORT_MAX_RECORDS: '10000' })).toEqual(['EXPORT_MAX_RECORDS: must be a whole number of records from 1 to 2000']);
+    expect(problemsOf({ EXPORT_CONCURRENCY: '5' })).toEqual(['EXPORT_CONCURRENCY: must be a whole number of exports from 1 to 4']);
+    expect(problemsOf({ EXPORT_MAX_RECORDS: '2000', EXPORT_CONCURRENCY: '3' })).toEqual([
+      'EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY: 2000 × 3 = 6000 records held at once, more than the 4000 a 192 MB heap takes; lower one of them',
+    ]);
+  });
+
   it('switches the store to PostgreSQL with DATABASE_URL, with a pool size and a leader lease', () => {
     expect(parseConfig({}).database).toBeUndefined();
     expect(parseConfig({}).leaderLeaseMs).toBe(15_000);

@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
-import { createExports } from './export/exports.ts';
+import { createExports, type Exports } from './export/exports.ts';
 import { createExportFeature } from './features/export.ts';
 import { createFallbackFeature } from './features/fallback.ts';
 import { createInlineFeature } from './features/inline.ts';
@@ -33,10 +33,12 @@ export type BotDeps = {
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
   now?: () => Date;
+  /** The process's exports, for the composition root to wait for them when it stops; made here when not given. */
+  exports?: Exports;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date() }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports: given }: BotDeps): Telegraf<BotContext> => {
   // No Telegraf timeout: it would free the chat's queue slot while the handler goes on. The
   // runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's Telegram calls instead.
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
@@ -44,7 +46,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const lookups = createLookups({ portal, queries: store.queries, logger });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, logger, now });
   // Through the cache, but an export's fifty pages of up to 20 × 60 positions are not kept in it.
-  const exports = createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
+  const exports = given ?? createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
 
   if (metrics) bot.use(updateMetrics(metrics));
   bot.use(errorBoundary(logger, config.defaultLanguage));

@@ -18,7 +18,7 @@ export const asker = (ctx: BotContext, via: 'command' | 'button' | 'inline') => 
 
 /** What every feature that shows results needs: button references to queries, and pages. */
 /** The portal, and where it caches, a way past the cache for Refresh and one that keeps nothing for exports. */
-export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalClient };
+export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalClient & { fresh?: PortalClient } };
 
 export const createLookups = ({ portal, queries, logger }: { portal: LookupPortal; queries: QueryStore; logger: Logger }) => ({
   /** The query inside the button when it fits, else a short key to the store. */

@@ -25,6 +25,8 @@ export type ConsoleChatOptions = {
   /** Where documents the bot sends are saved; default the current directory. */
   saveDir?: string;
   createBot(apiRoot: string, token: string): Telegraf<BotContext>;
+  /** Resolves once the work the bot does beside its updates (exports) is done: waited for before the chat closes. */
+  idle?: () => Promise<void>;
 };
 
 /**
@@ -76,6 +78,9 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
     if (!color) output.write(`\n👤 ${line}\n`);
     await settled();
   }
+  // An export goes on after its update: at the end of piped input its file is still to come.
+  await options.idle?.();
+  await settled();
   await runner.stop();
   await api.close();
 };

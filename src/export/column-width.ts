@@ -26,10 +26,9 @@ export const shownLength = (kind: Column['kind'], value: CellValue): number => {
 };
 
 /** Each column's width: its fixed one, or the widest of the header (bold) and the values, within bounds. */
-export const fitWidths = (columns: readonly Column[], rows: ReadonlyArray<readonly CellValue[]>): number[] =>
-  columns.map((column, index) => {
-    if (column.width !== undefined) return column.width;
-    let widest = Math.ceil(column.header.length * 1.1) + HEADER_EXTRA - PADDING;
-    for (const row of rows) widest = Math.max(widest, shownLength(column.kind, row[index] ?? null));
-    return Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest + PADDING));
-  });
+export const fitWidths = (columns: readonly Column[], rows: Iterable<readonly CellValue[]>): number[] => {
+  const widest = columns.map((column) => Math.ceil(column.header.length * 1.1) + HEADER_EXTRA - PADDING);
+  // One pass over the rows for every column: lazy rows are built once for the widths.
+  for (const row of rows) columns.forEach((column, index) => (widest[index] = Math.max(widest[index]!, shownLength(column.kind, row[index] ?? null))));
+  return columns.map((column, index) => column.width ?? Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest[index]! + PADDING)));
+};

@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setImmediate } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
-import { cellFormat, cellValue } from './cell-format.ts';
+import { cellFormat, cellValue, DATE_FORMATS, type DateFormats } from './cell-format.ts';
 import { fitWidths } from './column-width.ts';
 import type { Sheet } from './sheet.ts';
 
@@ -17,6 +17,10 @@ export type WorkbookFile = {
   sheets: readonly Sheet[];
   /** A line written on the first sheet below its data, after an empty row (outside the autofilter). */
   note?: string;
+  /** Excel's formats for dates: the reader's language (default Russian). */
+  dates?: DateFormats;
+  /** Stops the writing between rows (the file is then removed). */
+  signal?: AbortSignal;
 };
 
 /** What Excel allows in a cell, in a sheet name. */
@@ -40,7 +44,7 @@ const ROWS_PER_TURN = 50;
 
 type Writer = InstanceType<typeof ExcelJS.stream.xlsx.WorkbookWriter>;
 
-const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: string | undefined): Promise<void> => {
+const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: string | undefined, dates: DateFormats, signal: AbortSignal | undefined): Promise<void> => {
   const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
   // A streamed sheet writes its columns before its first row: the widths are measured first.
   worksheet.columns = fitWidths(sheet.columns, sheet.rows).map((width) => ({ width }));
@@ -50,24 +54,27 @@ const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: stri
   let written = 0;
   for (const values of sheet.rows) {
     written += 1;
-    if (written % ROWS_PER_TURN === 0) await setImmediate();
+    if (written % ROWS_PER_TURN === 0) {
+      await setImmediate();
+      signal?.throwIfAborted();
+    }
     const row = worksheet.addRow([]);
     sheet.columns.forEach((column, index) => {
       const value = cellValue(column.kind, values[index] ?? null);
       if (value === null) return;
       const cell = row.getCell(index + 1);
       cell.value = typeof value === 'string' ? value.slice(0, MAX_CELL_TEXT) : value;
-      const numFmt = cellFormat(column.kind, value);
+      const numFmt = cellFormat(column.kind, value, dates);
       if (numFmt !== undefined) cell.numFmt = numFmt;
     });
     row.commit();
   }
   worksheet.autoFilter = {
     from: { row: 1, column: 1 },
-    to: { row: 1 + sheet.rows.length, column: Math.max(1, sheet.columns.length) },
+    to: { row: 1 + written, column: Math.max(1, sheet.columns.length) },
   };
   if (note !== undefined) {
-    const row = worksheet.getRow(sheet.rows.length + 3);
+    const row = worksheet.getRow(written + 3);
     row.getCell(1).value = note;
     row.getCell(1).font = { italic: true };
     row.commit();
@@ -76,14 +83,14 @@ const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: stri
 };
 
 /** Writes the sheets as an .xlsx file at `path`; on any failure no file is left there. */
-export const writeWorkbook = async ({ path, sheets, note }: WorkbookFile): Promise<{ bytes: number }> => {
+export const writeWorkbook = async ({ path, sheets, note, dates = DATE_FORMATS.ru, signal }: WorkbookFile): Promise<{ bytes: number }> => {
   if (sheets.length === 0) throw new RangeError('a workbook needs at least one sheet');
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: true });
   const saved = pipeline(output, createWriteStream(path));
   const names = sheetNames(sheets);
   const written = (async () => {
-    for (const [index, sheet] of sheets.entries()) await addSheet(workbook, sheet, names[index] ?? sheet.name, index === 0 ? note : undefined);
+    for (const [index, sheet] of sheets.entries()) await addSheet(workbook, sheet, names[index] ?? sheet.name, index === 0 ? note : undefined, dates, signal);
     await workbook.commit();
   })();
   try {

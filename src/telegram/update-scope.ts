@@ -26,6 +26,9 @@ export const currentUpdateId = (): number | undefined => storage.getStore()?.upd
 /** The signal that aborts at the deadline of the update being handled here, if any. */
 export const deadlineSignal = (): AbortSignal | undefined => storage.getStore()?.signal;
 
+/** Runs `work` outside any update: work an update starts that outlives it (an export) keeps no deadline of the update's. */
+export const outsideUpdateScope = <T>(work: () => T): T => storage.exit(work);
+
 /** Runs `work` as the handling of one update, whose Telegram calls are cancelled after `deadlineMs`. */
 export const runInUpdateScope = async <T>(
   { updateId, deadlineMs, logger }: { updateId: number; deadlineMs: number; logger: Logger },

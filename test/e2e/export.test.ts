@@ -28,9 +28,6 @@ const portalRecords = async <R>(h: Harness, path: string, filter: string, value:
   }
 };
 
-/** A caption as the user reads it: multipart form fields travel with CRLF line breaks. */
-const captionOf = (document: SentDocument | undefined) => document?.caption?.replace(/\r\n/g, '\n');
-
 /** The chat's documents once `count` have come and no progress message is left. */
 const documentsWhenDone = async (h: Harness, chatId: number, count = 1): Promise<SentDocument[]> => {
   const documents = await h.api.waitFor(() => {
@@ -83,7 +80,7 @@ describe('Excel export', () => {
     const orders = await portalRecords<Order>(h, '/api/lk/order', 'STATUS', 'production');
     expect(orders).toHaveLength(21);
     expect(document!.file_name).toBe('orders-status-production-2026-11-23.xlsx');
-    expect(captionOf(document)).toBe('📊 Orders: status “production”\n21 records\ndata as of 14:05');
+    expect(document?.caption).toBe('📊 Orders: status “production”\n21 records\ndata as of 23 Nov 2026, 14:05');
     expect(document!.reply_to_message_id).toBeUndefined();
 
     const workbook = await workbookOf(document!);
@@ -125,7 +122,7 @@ describe('Excel export', () => {
     const [document] = await documentsWhenDone(h, user.id);
     expect(h.api.messagesIn(user.id)).toHaveLength(1);
     expect(document!.file_name).toBe('specifications-contract-DP-77-2026-2026-11-23.xlsx');
-    expect(captionOf(document)).toBe('📊 Спецификации: номер договора «ДП-77/2026»\n8 записей\nданные на 14:05');
+    expect(document?.caption).toBe('📊 Спецификации: номер договора «ДП-77/2026»\n8 записей\nданные на 23.11.2026 14:05');
     const specs = await portalRecords<Specification>(h, '/api/lk/specification', 'CONTRACT_NUMBER', 'ДП-77/2026');
     const workbook = await workbookOf(document!);
     expect(workbook.worksheets.map((sheet) => sheet.name)).toEqual([
@@ -255,8 +252,8 @@ describe('Excel export limits', () => {
     h.api.sendText({ from: user, text: '/export order status production' });
     const [document] = await documentsWhenDone(h, user.id);
     expect(h.portal.requests.length - before).toBe(1);
-    expect(captionOf(document)).toBe(
-      '📊 Orders: status “production”\nThe file holds the first 7 of 21: no more fit in one export. Narrow the search to export them all.\ndata as of 14:05',
+    expect(document?.caption).toBe(
+      '📊 Orders: status “production”\nThe file holds the first 7 of 21: no more fit in one export. Narrow the search to export them all.\ndata as of 23 Nov 2026, 14:05',
     );
     const rows = rowsOf(await workbookOf(document!), 'Orders');
     const data = rows.filter((row) => typeof row[0] === 'string' && /^\d+$/.test(row[0]));
@@ -291,5 +288,39 @@ describe('Excel export limits', () => {
     expect((await h.ask(user, '/export order status production')).text).toBe(en('errors.slowDown'));
     await h.settle();
     expect(h.api.documentsIn(user.id)).toEqual([]);
+  });
+});
+
+describe('Excel export from a slow portal', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // A page may take seconds; an update's handling is cut after one.
+    h = await startHarness({ env: { HANDLER_DEADLINE_SECONDS: '1', PORTAL_TIMEOUT_MS: '5000' } });
+  });
+  afterAll(() => h.close());
+
+  it('shows "Exporting: N of M" while slow pages come, at most every two seconds', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const second = h.portal.hangWhere((url) => url.includes('STATUS=production') && url.includes('limit=20') && url.includes('offset=20'));
+    h.api.sendText({ from: user, text: '/export order status production' });
+    await h.api.waitFor(() => second.count() > 0);
+    // The first page came at once: too soon for a count.
+    expect(h.api.messagesIn(user.id).at(-1)?.text).toBe('Exporting…');
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    second.release();
+    const [document] = await documentsWhenDone(h, user.id);
+    expect(document?.file_name).toBe('orders-status-production-2026-11-23.xlsx');
+    const edits = h.api.callsTo('editMessageText', { chatId: user.id }).map((call) => call.params.text);
+    expect(edits).toEqual(['Exporting: 21 of 21', 'Writing the Excel file…']);
+  });
+
+  it('an export outlives its update\'s deadline: the file still comes', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const second = h.portal.hangWhere((url) => url.includes('STATUS=production') && url.includes('limit=20') && url.includes('offset=20'));
+    h.api.sendText({ from: user, text: '/export order status production' });
+    await h.api.waitFor(() => second.count() > 0);
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    second.release();
+    expect(await documentsWhenDone(h, user.id)).toHaveLength(1);
   });
 });

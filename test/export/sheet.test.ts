@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { excelDate, openEndedCell, textCell } from '../../src/export/sheet.ts';
-import { cellFormat, cellValue } from '../../src/export/cell-format.ts';
+import { excelDate, lazyRows, notPlannedCell, openEndedCell, quantityCell, textCell } from '../../src/export/sheet.ts';
+import { cellFormat, cellValue, DATE_FORMATS } from '../../src/export/cell-format.ts';
 
 describe('cells from portal values', () => {
   test('a portal timestamp is its calendar day at UTC midnight, whatever the server’s zone', () => {
@@ -49,3 +49,41 @@ describe('written values and formats', () => {
     expect(cellFormat('text', 'x')).toBeUndefined();
   });
 });
+
+describe('spec positions, quantities and lazy rows', () => {
+  test('an empty planned production date gets the cards\' «не запланировано» note', () => {
+    expect(notPlannedCell(null, 'не запланировано')).toBe('не запланировано');
+    expect(notPlannedCell(' ', 'not planned')).toBe('not planned');
+    expect(notPlannedCell('2026-04-15 00:00:00', 'не запланировано')).toBeNull();
+  });
+
+  test('a quantity is rounded in its unit as the cards round it: metres 2 decimals, tonnes and others 3', () => {
+    expect(quantityCell(120.505, 'M')).toBe(120.51);
+    expect(quantityCell(12.3456, 'MTR')).toBe(12.35);
+    expect(quantityCell(12.3456, 'TO')).toBe(12.346);
+    expect(quantityCell(12.3456, 'ST')).toBe(12.346);
+    expect(quantityCell(12.3456, 'XYZ')).toBe(12.346);
+    expect(quantityCell(-0.001, 'M')).toBe(0);
+    expect(quantityCell(null, 'M')).toBeNull();
+  });
+
+  test('dates in English as the cards write them (3 Mar 2026), never an ambiguous day/month order', () => {
+    expect(cellFormat('date', new Date('2026-03-15T00:00:00Z'), DATE_FORMATS.en)).toBe('d mmm yyyy');
+    expect(cellFormat('date', new Date('2026-03-15T14:30:00Z'), DATE_FORMATS.en)).toBe('d mmm yyyy, hh:mm');
+  });
+
+  test('lazy rows are built as they are read, anew on each reading, and none are kept', () => {
+    let built = 0;
+    const rows = lazyRows(function* () {
+      for (let k = 0; k < 3; k++) {
+        built += 1;
+        yield [k];
+      }
+    });
+    expect(built).toBe(0);
+    expect([...rows]).toEqual([[0], [1], [2]]);
+    expect([...rows]).toEqual([[0], [1], [2]]);
+    expect(built).toBe(6);
+  });
+});
+

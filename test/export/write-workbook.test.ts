@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeWorkbook } from '../../src/export/write-workbook.ts';
-import type { Sheet } from '../../src/export/sheet.ts';
+import { lazyRows, type Sheet } from '../../src/export/sheet.ts';
+import { DATE_FORMATS } from '../../src/export/cell-format.ts';
 import { MAX_WIDTH, MIN_WIDTH } from '../../src/export/column-width.ts';
 
 let dir = '';
@@ -41,6 +42,41 @@ const SHEET: Sheet = {
 };
 
 describe('writeWorkbook', () => {
+  test('writes lazy rows (read twice: widths, then cells), dates in the English format, the filter over every row', async () => {
+    const path = join(dir, 'lazy-en.xlsx');
+    const sheet: Sheet = {
+      name: 'Orders',
+      columns: [{ header: 'SAP no.', kind: 'text' }, { header: 'Order date', kind: 'date' }],
+      rows: lazyRows(function* () {
+        for (let k = 0; k < 120; k++) yield [`code ${'x'.repeat(k % 30)}`, new Date(Date.UTC(2026, 2, 3))];
+      }),
+    };
+    await writeWorkbook({ path, sheets: [sheet], dates: DATE_FORMATS.en, note: 'a note' });
+    const written = (await read(path)).getWorksheet('Orders')!;
+    expect(written.getCell('A121').value).toBe(`code ${'x'.repeat(119 % 30)}`);
+    expect(written.getCell('B2').numFmt).toBe('d mmm yyyy');
+    expect(written.getCell('A123').value).toBe('a note');
+    expect(written.getColumn(1).width).toBeGreaterThan(30);
+    expect(written.autoFilter).toBe('A1:B121');
+  });
+
+  test('stops between rows when its signal aborts, leaving no file', async () => {
+    const path = join(dir, 'aborted.xlsx');
+    const stopping = new AbortController();
+    const sheet: Sheet = {
+      name: 'Rows',
+      columns: [{ header: 'A', kind: 'text' }],
+      rows: lazyRows(function* () {
+        for (let k = 0; k < 10_000; k++) {
+          if (k === 5_000) stopping.abort();
+          yield [`row ${k}`];
+        }
+      }),
+    };
+    await expect(writeWorkbook({ path, sheets: [sheet], signal: stopping.signal })).rejects.toThrow();
+    expect(await readdir(dir)).not.toContain('aborted.xlsx');
+  });
+
   test('writes typed cells: text codes, rounded numbers with formats, UTC dates, empty cells', async () => {
     const path = join(dir, 'typed.xlsx');
     const { bytes } = await writeWorkbook({ path, sheets: [SHEET] });

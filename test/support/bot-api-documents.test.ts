@@ -85,6 +85,15 @@ describe('sendDocument', () => {
     expect(api.documentsIn(user.id)[0]?.bytes.length).toBe(50 * 1024 * 1024);
   });
 
+  it('cleans the caption as TDLib does: \\r dropped, other control characters spaces, entities moved', async () => {
+    // (a lone \r travels as \r\n in a multipart form)
+    const caption = 'Orders:\r\n<b>3\u000b7</b>\tdone\u0007!\u2028end';
+    const { body } = await upload({ chat_id: String(user.id), caption, parse_mode: 'HTML' }, bytes('PK'));
+    if (!body.ok) throw new Error(body.description);
+    expect(body.result).toMatchObject({ caption: 'Orders:\n3 7 done !end', caption_entities: [{ type: 'bold', offset: 8, length: 3 }] });
+    expect(api.documentsIn(user.id)[0]?.caption).toBe('Orders:\n3 7 done !end');
+  });
+
   it('counts at most 1024 caption characters after HTML parsing', async () => {
     const fits = `<b>${'я'.repeat(1000)}</b> <i>${'x'.repeat(23)}</i>`;
     expect((await upload({ chat_id: String(user.id), caption: fits, parse_mode: 'HTML' }, bytes('1'))).status).toBe(200);

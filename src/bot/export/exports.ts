@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Query } from '../../portal/query.ts';
+import { outsideUpdateScope } from '../../telegram/update-scope.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
 import { createExportSlots, type ExportTurn } from './export-slots.ts';
@@ -20,9 +22,14 @@ const topicOf = (ctx: BotContext): number | undefined => {
  * within a deadline, and an export of a thousand records would hold the chat (a second press
  * could not even be told one is running) and outlive the deadline.
  */
-export const createExports = (deps: ExportDeps & { concurrency: number }) => {
-  const slots = createExportSlots(deps.concurrency);
+export const createExports = ({ concurrency, ...rest }: Omit<ExportDeps, 'signal'> & { concurrency: number }) => {
+  const slots = createExportSlots(concurrency);
   const running = new Set<Promise<void>>();
+  const stopping = new AbortController();
+  const deps: ExportDeps = { ...rest, signal: stopping.signal };
+  const idle = async (): Promise<void> => {
+    while (running.size > 0) await Promise.all([...running]);
+  };
 
   return {
     /** The user's turn; undefined while another export of theirs runs or waits. */
@@ -49,15 +56,27 @@ export const createExports = (deps: ExportDeps & { concurrency: number }) => {
         fmt: ctx.fmt,
         turn,
       };
-      const task: Promise<void> = runExport(job, deps)
+      // Outside the update's scope: its deadline cancels the update's Telegram calls, never the export's.
+      const task: Promise<void> = outsideUpdateScope(() => runExport(job, deps))
         .catch((error: unknown) => deps.logger.error({ err: error, chatId: chat.id }, 'export crashed'))
         .finally(() => running.delete(task));
       running.add(task);
     },
 
-    /** Resolves once no export runs or waits (tests; a graceful stop). */
-    idle: async (): Promise<void> => {
-      while (running.size > 0) await Promise.all([...running]);
+    /** Resolves once no export runs or waits. */
+    idle,
+
+    /**
+     * A graceful stop: the exports running or waiting get `graceMs` to finish; those still at it
+     * then stop between two pages or rows, their message saying so with "Try again", their files
+     * removed (waited for up to `graceMs` again).
+     */
+    stop: async (graceMs: number): Promise<void> => {
+      const done = idle().then(() => true);
+      if (await Promise.race([done, sleep(graceMs, false, { ref: false })])) return;
+      deps.logger.warn({ running: slots.running(), waiting: slots.waiting() }, 'stopping the exports still running');
+      stopping.abort();
+      await Promise.race([done, sleep(graceMs, false, { ref: false })]);
     },
 
     running: () => slots.running(),

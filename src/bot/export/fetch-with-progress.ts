@@ -1,6 +1,6 @@
 import type { PortalClient } from '../../portal/client.ts';
 import type { Query } from '../../portal/query.ts';
-import { fetchAll, type AllRecords } from '../../watch/fetch-all.ts';
+import { fetchAll, PortalPagesMovedError, type AllRecords } from '../../watch/fetch-all.ts';
 import type { ResourceRecords } from '../views/resources.ts';
 
 /** The records of an export, with the query's total (more than the records when it was cut). */
@@ -18,24 +18,39 @@ const paired = (query: Query, all: AllRecords, maxRecords: number): ExportRecord
 /**
  * Every record of a query up to `maxRecords`, read as a watch reads them (20 a page, one page at
  * a time, failing when the pages disagree), telling `progress` after each page how many of the
- * records wanted have come.
+ * records wanted have come. Pages that disagree may be a stale cached page beside a new one: they
+ * are read once more past the cache (`portal.fresh`) before the export gives up. `signal` stops
+ * the reading between pages.
  */
 export const fetchWithProgress = async (
-  portal: PortalClient,
+  portal: PortalClient & { fresh?: PortalClient },
   query: Query,
   maxRecords: number,
-  progress: (done: number, wanted: number) => Promise<void>,
+  progress: (done: number, wanted: number) => void,
+  signal?: AbortSignal,
 ): Promise<ExportRecords> => {
-  let done = 0;
-  const counted = async <P extends { items: unknown[]; total: number }>(page: P): Promise<P> => {
-    done += page.items.length;
-    const wanted = Math.min(page.total, maxRecords);
-    await progress(Math.min(done, wanted), wanted);
-    return page;
+  // A page the portal holds does not hold a stopping bot: the wait for it ends at the abort.
+  const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  aborted.catch(() => undefined);
+  const unlessAborted = <P>(pending: Promise<P>): Promise<P> => (signal === undefined ? pending : Promise.race([pending, aborted]));
+  const counting = (client: PortalClient): PortalClient => {
+    let done = 0;
+    const counted = <P extends { items: unknown[]; total: number }>(page: P): P => {
+      signal?.throwIfAborted();
+      done += page.items.length;
+      const wanted = Math.min(page.total, maxRecords);
+      progress(Math.min(done, wanted), wanted);
+      return page;
+    };
+    return {
+      listOrders: async (q, paging) => counted(await unlessAborted(client.listOrders(q, paging))),
+      listSpecifications: async (q, paging) => counted(await unlessAborted(client.listSpecifications(q, paging))),
+    };
   };
-  const counting: PortalClient = {
-    listOrders: async (q, paging) => counted(await portal.listOrders(q, paging)),
-    listSpecifications: async (q, paging) => counted(await portal.listSpecifications(q, paging)),
-  };
-  return paired(query, await fetchAll(counting, query, maxRecords), maxRecords);
+  try {
+    return paired(query, await fetchAll(counting(portal), query, maxRecords), maxRecords);
+  } catch (error) {
+    if (!(error instanceof PortalPagesMovedError) || portal.fresh === undefined) throw error;
+    return paired(query, await fetchAll(counting(portal.fresh), query, maxRecords), maxRecords);
+  }
 };

@@ -30,6 +30,8 @@ export const createProgressMessage = ({
   let shownAt = clock();
   let queue: Promise<void> = Promise.resolve();
   let gone = false;
+  /** A count's edit is on its way. */
+  let ticking = false;
 
   const edit = async (view: View): Promise<void> => {
     if (gone) return;
@@ -55,11 +57,20 @@ export const createProgressMessage = ({
 
   return {
     show,
-    /** Shows a count unless the last edit is less than `everyMs` old; progress is no reason to fail, so a failed edit is only logged. */
-    tick: async (view: View): Promise<void> => {
-      if (clock() - shownAt < everyMs) return;
-      await show(view).catch((error: unknown) => logger.warn({ err: error, chatId }, 'an export progress edit failed'));
+    /**
+     * Shows a count unless the last edit is less than `everyMs` old or one is still on its way;
+     * returns at once, so a slow edit never holds the portal reads. Progress is no reason to fail:
+     * a failed edit is only logged.
+     */
+    tick: (view: View): void => {
+      if (ticking || clock() - shownAt < everyMs) return;
+      ticking = true;
+      show(view)
+        .catch((error: unknown) => logger.warn({ err: error, chatId }, 'an export progress edit failed'))
+        .finally(() => (ticking = false));
     },
+    /** Resolves once the edits asked for so far are done (or failed). */
+    settled: (): Promise<void> => queue,
     /** The user deleted the message meanwhile. */
     gone: () => gone,
     /** Deletes the message once the file is there (one already deleted is fine). */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Telegram } from 'telegraf';
+import { DATE_FORMATS } from '../../export/cell-format.ts';
 import { exportFileName } from '../../export/file-name.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
@@ -24,6 +25,7 @@ import {
 import { withViews } from '../views/resources.ts';
 import { renderNothingFound } from '../views/results.ts';
 import type { ExportTurn } from './export-slots.ts';
+import { ExportStoppedError } from './export-stopped.ts';
 import { fetchWithProgress } from './fetch-with-progress.ts';
 import { createProgressMessage, type ProgressMessage } from './progress-message.ts';
 
@@ -45,7 +47,8 @@ export type ExportJob = {
 };
 
 export type ExportDeps = {
-  portal: PortalClient;
+  /** Where the pages are read; its `fresh`, past the cache, reads them again when they disagreed. */
+  portal: PortalClient & { fresh?: PortalClient };
   maxRecords: number;
   logger: Logger;
   now: () => Date;
@@ -54,7 +57,12 @@ export type ExportDeps = {
   /** Where files are written before they are sent; each export in a directory of its own, removed after. */
   tmpDir?: string;
   maxDocumentBytes?: number;
+  /** Aborted when the bot stops: the export ends between two pages or rows, told as stopped. */
+  signal?: AbortSignal;
 };
+
+/** Each export's temporary directory: `bot-export-` and a random tail; start-up removes old ones. */
+export const EXPORT_DIR_PREFIX = 'bot-export-';
 
 /** ExcelJS takes some 40 MB and a third of a second to load: only a bot that exports pays for it, at its first export. */
 const loadWriter = () => import('../../export/write-workbook.ts');
@@ -75,19 +83,31 @@ const dayIn = (moment: Date, timeZone: string): string => {
  */
 export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void> => {
   const { telegram, chatId, t, fmt, query } = job;
-  const { logger, now, maxRecords, maxDocumentBytes = MAX_DOCUMENT_BYTES } = deps;
+  const { logger, now, maxRecords, maxDocumentBytes = MAX_DOCUMENT_BYTES, signal } = deps;
   const place = { ...(job.threadId === undefined ? {} : { message_thread_id: job.threadId }) };
   const reply = job.replyTo === undefined ? {} : { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } };
   const started = performance.now();
   const log = { userId: job.userId, chatId, resource: query.resource, filter: query.filter, value: query.value };
   let progress: ProgressMessage | undefined;
   let dir: string | undefined;
+  /** The file is in the chat: from here on nothing is the user's failure. */
+  let sent = false;
+  /** The bot stopping is told as such, whatever the abort interrupted. */
+  const stopped = (error: unknown): unknown => (signal?.aborted ? new ExportStoppedError() : error);
 
   /** The end of the export in its progress message; a new message when the user deleted that one. */
   const finish = async (view: View) => {
     if (progress) await progress.show(view);
     if (progress && !progress.gone()) return;
     await telegram.sendMessage(chatId, view.text, { parse_mode: 'HTML', ...place, ...reply, reply_markup: { inline_keyboard: view.keyboard } });
+  };
+
+  /** The temporary directory goes; a failure to remove it is only logged (start-up sweeps old ones). */
+  const removeDir = async () => {
+    if (dir === undefined) return;
+    const gone = dir;
+    dir = undefined;
+    await rm(gone, { recursive: true, force: true }).catch((error: unknown) => logger.warn({ err: error, dir: gone }, 'could not remove an export directory'));
   };
 
   try {
@@ -97,9 +117,10 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     progress = createProgressMessage({ telegram, chatId, messageId: message.message_id, logger, ...(deps.clock ? { clock: deps.clock } : {}) });
     const shown = progress;
     await job.turn.started((next) => void shown.show(renderExportQueued(next, t)).catch((error: unknown) => logger.warn({ err: error, chatId }, 'an export progress edit failed')));
+    signal?.throwIfAborted();
     if (waiting > 0) await shown.show(renderExportStarting(t));
 
-    const all = await fetchWithProgress(deps.portal, query, maxRecords, (done, wanted) => shown.tick(renderExportProgress(done, wanted, t, fmt)));
+    const all = await fetchWithProgress(deps.portal, query, maxRecords, (done, wanted) => shown.tick(renderExportProgress(done, wanted, t, fmt)), signal);
     const fetchedAt = now();
     const fetchMs = Math.round(performance.now() - started);
     if (all.items.length === 0) {
@@ -107,7 +128,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
       return await finish({ text: renderNothingFound(query, t, fmt), keyboard: [] });
     }
     await shown.show(renderExportWriting(t));
-    dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), 'bot-export-'));
+    dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), EXPORT_DIR_PREFIX));
     const filename = exportFileName(query, dayIn(fetchedAt, fmt.timeZone));
     const path = join(dir, filename);
     const capped = all.items.length < all.total;
@@ -115,29 +136,38 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     const { bytes } = await writeWorkbook({
       path,
       sheets: withViews(all, (items, views) => views.exportSheets(items, t, fmt)),
+      dates: DATE_FORMATS[fmt.locale],
       ...(capped ? { note: renderExportCapped(all.items.length, all.total, t, fmt) } : {}),
+      ...(signal ? { signal } : {}),
     });
     const writeMs = Math.round(performance.now() - started) - fetchMs;
     if (bytes > maxDocumentBytes) {
       logger.warn({ ...log, bytes }, 'an export is larger than Telegram takes');
       return await finish(renderExportTooLarge(bytes, maxDocumentBytes, t, fmt));
     }
-    const caption = renderExportCaption({ query, shown: all.items.length, total: all.total, fetchedAt, now: now() }, t, fmt);
+    const caption = renderExportCaption({ query, shown: all.items.length, total: all.total, fetchedAt }, t, fmt);
+    signal?.throwIfAborted();
     await sendDocument(telegram, { chat_id: chatId, ...place, ...reply, caption, parse_mode: 'HTML', document: { filename, path } });
+    sent = true;
     // Done once the file is there: the next export may start before the progress message goes.
-    await rm(dir, { recursive: true, force: true });
-    dir = undefined;
-    job.turn.end();
-    await shown.remove();
+    // Each step on its own: one failing is logged, and the others still happen.
+    for (const step of [removeDir, async () => job.turn.end(), () => shown.remove()]) {
+      await step().catch((error: unknown) => logger.warn({ err: error, ...log }, 'an export was sent, but cleaning up after it failed'));
+    }
     const ms = Math.round(performance.now() - started);
     logger.info({ audit: true, ...log, records: all.items.length, total: all.total, bytes, fetchMs, writeMs, ms }, 'export');
-  } catch (error) {
+  } catch (caught) {
+    if (sent) {
+      logger.warn({ err: caught, ...log }, 'an export was sent, but cleaning up after it failed');
+      return;
+    }
+    const error = stopped(caught);
     logger.warn({ err: error, ...log, ms: Math.round(performance.now() - started) }, 'export failed');
     await finish(renderExportFailed(error, job.ref, t)).catch((tellError: unknown) =>
       logger.error({ err: tellError, chatId }, 'could not tell the user an export failed'),
     );
   } finally {
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await removeDir();
     job.turn.end();
   }
 };

@@ -2,6 +2,7 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../portal/query.ts';
 import { PortalPagesMovedError } from '../../watch/fetch-all.ts';
+import { ExportStoppedError } from '../export/export-stopped.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { joinLines } from './common/card-parts.ts';
@@ -30,19 +31,31 @@ export const renderExportWriting = (t: Translate): View => plain(t('export.writi
 export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter): string =>
   t('export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
 
-export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date; now: Date };
+export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date };
 
-/** The document's caption (HTML): the filter, how many records (and the cut), when the data was fetched. */
-export const renderExportCaption = ({ query, shown, total, fetchedAt, now }: ExportCaption, t: Translate, fmt: Formatter): string =>
+/** A moment no export is made on: the caption's time always comes with its date. */
+const ANOTHER_DAY = new Date(0);
+
+/**
+ * The document's caption (HTML): the filter, how many records (and the cut), when the data was
+ * fetched, always with the day: a file is kept, forwarded and opened days later.
+ */
+export const renderExportCaption = ({ query, shown, total, fetchedAt }: ExportCaption, t: Translate, fmt: Formatter): string =>
   joinLines([
     t(query.resource === 'order' ? 'export.orders' : 'export.specifications', { query: describeQuery(query, t, fmt) }),
     shown < total ? renderExportCapped(shown, total, t, fmt) : t('export.records', { count: shown }),
-    t('export.fetchedAt', { when: fmt.dateTime(fetchedAt, now) }),
+    t('export.fetchedAt', { when: fmt.dateTime(fetchedAt, ANOTHER_DAY) }),
   ]);
+
+const failureText = (error: unknown, t: Translate): string => {
+  if (error instanceof PortalPagesMovedError) return t('export.moved');
+  if (error instanceof ExportStoppedError) return t('export.stopped');
+  return renderError(error, t);
+};
 
 /** The export stopped: why, in the words every failure gets, and a button that starts it again. */
 export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate): View => ({
-  text: t('export.failed', { error: error instanceof PortalPagesMovedError ? t('export.moved') : renderError(error, t) }),
+  text: t('export.failed', { error: failureText(error, t) }),
   keyboard: [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
 });
 

@@ -17,8 +17,9 @@ export type CachingClient = PortalClient & {
   /**
    * For reading every page of a query (an export): cached answers and calls in flight are used,
    * its own answers are not kept, so fifty large pages neither push users' pages out nor stay on the heap.
+   * Its `fresh` skips cached answers too, for reading the pages again when they disagreed.
    */
-  bulk: PortalClient;
+  bulk: PortalClient & { fresh: PortalClient };
 };
 
 const keyOf = ({ endpoint, query, paging }: PortalCall): string =>
@@ -86,5 +87,5 @@ export const withCache = (
       return pending;
     });
 
-  return { ...view(true), fresh: view(false), bulk: view(true, false), stats: () => ({ ...stats }) };
+  return { ...view(true), fresh: view(false), bulk: { ...view(true, false), fresh: view(false, false) }, stats: () => ({ ...stats }) };
 };

@@ -20,8 +20,8 @@ export type ComposePortalOptions = {
 export type ResilientPortal = PortalClient & {
   /** Skips cached pages, for Refresh. */
   fresh: PortalClient;
-  /** Uses cached pages but keeps none of its own, for reading every page of a query (an export). */
-  bulk: PortalClient;
+  /** Uses cached pages but keeps none of its own, for reading every page of a query (an export); its `fresh` skips them too. */
+  bulk: PortalClient & { fresh: PortalClient };
   state(): CircuitState;
   lastSuccessAt(): number | undefined;
   stats(): CacheStats;

@@ -25,16 +25,29 @@ const started = async () => {
 };
 
 describe('the progress message', () => {
+  it('never holds the caller on a slow edit: a count returns at once, and none is asked while one is on its way', async () => {
+    const { user, message, clock, progress } = await started();
+    clock.ms = 2_000;
+    const before = performance.now();
+    expect(progress.tick(view('Exporting: 20 of 123'))).toBeUndefined();
+    clock.ms = 4_500;
+    progress.tick(view('Exporting: 40 of 123'));
+    expect(performance.now() - before).toBeLessThan(50);
+    await progress.settled();
+    expect(api.message(user.id, message.message_id)).toMatchObject({ text: 'Exporting: 20 of 123', edit_count: 1 });
+  });
+
   it('shows a count at most every two seconds, a change of state at once', async () => {
     const { user, message, clock, progress } = await started();
-    await progress.tick(view('Exporting: 20 of 123'));
+    progress.tick(view('Exporting: 20 of 123'));
     clock.ms = 1_999;
-    await progress.tick(view('Exporting: 40 of 123'));
+    progress.tick(view('Exporting: 40 of 123'));
     expect(api.message(user.id, message.message_id)?.text).toBe('Exporting…');
     clock.ms = 2_000;
-    await progress.tick(view('Exporting: 60 of 123'));
+    progress.tick(view('Exporting: 60 of 123'));
     clock.ms = 3_000;
-    await progress.tick(view('Exporting: 80 of 123'));
+    progress.tick(view('Exporting: 80 of 123'));
+    await progress.settled();
     expect(api.message(user.id, message.message_id)).toMatchObject({ text: 'Exporting: 60 of 123', edit_count: 1 });
     await progress.show(view('Writing the Excel file…'));
     expect(api.message(user.id, message.message_id)).toMatchObject({ text: 'Writing the Excel file…', edit_count: 2 });

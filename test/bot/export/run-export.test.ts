@@ -78,6 +78,42 @@ describe('runExport', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('once the file is sent, a failure after it is only logged: no message says the export failed', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    const logged: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void logged.push(String(JSON.parse(line).msg)) });
+    let ends = 0;
+    // Freeing the turn right after sending fails once, as any cleanup step may.
+    const end = () => {
+      ends += 1;
+      if (ends === 1) throw new Error('cleanup failed');
+    };
+    const turn = { place: () => 0, started: async () => undefined, end };
+    await runExport({ ...job(user.id), turn }, deps({ logger }));
+    expect(api.documentsIn(user.id)).toHaveLength(1);
+    expect(api.messagesIn(user.id).filter((message) => message.document === undefined)).toEqual([]);
+    expect(logged).toContain('an export was sent, but cleaning up after it failed');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('when the bot stops mid-export, the progress message says so with Try again, and the directory goes', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    const held = portal.hangWhere((url) => url.includes('offset=20'));
+    const stopping = new AbortController();
+    const running = runExport(job(user.id), deps({ signal: stopping.signal }));
+    await api.waitFor(() => held.count() > 0);
+    stopping.abort();
+    held.release();
+    await running;
+    expect(api.documentsIn(user.id)).toEqual([]);
+    const [told] = api.messagesIn(user.id);
+    expect(told?.text).toBe('The bot is restarting.\n\nThe export stopped; no file was sent.');
+    expect(told?.buttons).toEqual([{ text: '🔁 Try again', callback_data: 'e:o3=production' }]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('tells a failure in a new message when the user deleted the progress message', async () => {
     const user = api.createUser();
     api.sendText({ from: user, text: '/export order status production' });

@@ -1,3 +1,4 @@
+import { ExportStoppedError } from '../../../src/bot/export/export-stopped.ts';
 import { describe, expect, it } from 'vitest';
 import {
   renderExportCaption,
@@ -28,17 +29,15 @@ describe('export views', () => {
     expect(renderExportQueued(1, en.t).text).toBe('Waiting in line: other exports are running, this one is number 1 in line.');
   });
 
-  it('caption the file with the filter, the count in plural forms, and when the data was fetched', () => {
+  it('caption the file with the filter, the count in plural forms, and the day and time the data was fetched', () => {
     const caption = (locale: typeof ru, shown: number, total = shown, query: typeof production | typeof contract = production) =>
-      parseHtml(renderExportCaption({ query, shown, total, fetchedAt, now: fetchedAt }, locale.t, locale.fmt)).text;
+      parseHtml(renderExportCaption({ query, shown, total, fetchedAt }, locale.t, locale.fmt)).text;
     expect([1, 2, 5, 11, 21].map((count) => caption(ru, count).split('\n')[1])).toEqual(['1 запись', '2 записи', '5 записей', '11 записей', '21 запись']);
-    expect(caption(ru, 8, 8, contract)).toBe('📊 Спецификации: номер договора «ДП-77/2026»\n8 записей\nданные на 14:05');
-    expect(caption(en, 1)).toBe('📊 Orders: status “production”\n1 record\ndata as of 14:05');
+    expect(caption(ru, 8, 8, contract)).toBe('📊 Спецификации: номер договора «ДП-77/2026»\n8 записей\nданные на 23.11.2026 14:05');
+    expect(caption(en, 1)).toBe('📊 Orders: status “production”\n1 record\ndata as of 23 Nov 2026, 14:05');
     expect(caption(en, 1000, 1234)).toBe(
-      '📊 Orders: status “production”\nThe file holds the first 1,000 of 1,234: no more fit in one export. Narrow the search to export them all.\ndata as of 14:05',
+      '📊 Orders: status “production”\nThe file holds the first 1,000 of 1,234: no more fit in one export. Narrow the search to export them all.\ndata as of 23 Nov 2026, 14:05',
     );
-    const nextDay = renderExportCaption({ query: production, shown: 3, total: 3, fetchedAt, now: new Date('2026-11-24T09:00:00Z') }, ru.t, ru.fmt);
-    expect(parseHtml(nextDay).text.split('\n')[2]).toBe('данные на 23.11.2026 14:05');
   });
 
   it('say why an export stopped, in the words of every failure, with a Try again that exports again', () => {
@@ -51,6 +50,10 @@ describe('export views', () => {
     expect(renderExportFailed(new PortalPagesMovedError('moved'), ref, en.t).text).toBe(
       "The portal's data changed while I was reading its pages.\n\nThe export stopped; no file was sent.",
     );
+    expect(renderExportFailed(new ExportStoppedError(), ref, ru.t)).toEqual({
+      text: 'Бот перезапускается.\n\nВыгрузка прервана, файл не отправлен.',
+      keyboard: [[{ text: '🔁 Повторить', callback_data: 'e:o3=production' }]],
+    });
   });
 
   it('tell a file over Telegram’s limit, and the usage with what was wrong', () => {

@@ -1,6 +1,7 @@
 // sendDocument, with a file uploaded as multipart/form-data (the only way the emulator takes one).
 import { extname } from 'node:path';
 import { assertBotCanWrite } from './chats.ts';
+import { cleanInputText } from './clean-input.ts';
 import { trimFormatted, utf16Length } from './entities.ts';
 import { BotApiError, badRequest } from './errors.ts';
 import { readReplyMarkup } from './keyboard.ts';
@@ -26,12 +27,12 @@ const MIME_TYPES: Record<string, string> = {
 
 const mimeType = (fileName: string): string => MIME_TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
 
-/** The caption as Telegram stores it: parsed like a message text, trimmed, at most 1024 characters. */
+/** The caption as Telegram stores it: parsed like a message text, cleaned of control characters, trimmed, at most 1024 characters. */
 function readCaption({ params, state }: MethodContext): ParsedText {
   const source = params.string('caption');
   if (source === undefined) return { text: '', entities: [] };
   const parsed = trimFormatted(
-    parseFormattedText(source, readParseMode(params.string('parse_mode')), params.json('caption_entities', 'message entities'), state.options),
+    cleanInputText(parseFormattedText(source, readParseMode(params.string('parse_mode')), params.json('caption_entities', 'message entities'), state.options)),
   );
   if (utf16Length(parsed.text) > MAX_CAPTION_LENGTH) throw badRequest('message caption is too long');
   return parsed;

@@ -1,7 +1,7 @@
 import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
 import type { Order } from '../../../portal/schemas.ts';
-import { excelDate, textCell } from '../../../export/sheet.ts';
+import { excelDate, lazyRows, quantityCell, textCell } from '../../../export/sheet.ts';
 import type { Column, ColumnKind, Sheet } from '../../../export/sheet.ts';
 import { orderCurrency } from './card.ts';
 
@@ -26,20 +26,24 @@ const ordersSheet = (orders: readonly Order[], t: Translate): Sheet => ({
     column(t, 'pieces', 'integer'),
     column(t, 'positionCount', 'integer'),
   ],
-  rows: orders.map((order) => [
-    textCell(order.SAP_ID),
-    textCell(order.CRM_ID),
-    excelDate(order.DATE_ORDER),
-    textCell(order.STATUS),
-    textCell(order.STATUS_TEXT),
-    order.POSITION_SUM,
-    orderCurrency(order.POSITION),
-    order.PREPAYMENT,
-    order.POSITION_WEIGHT_TONN,
-    order.POSITION_METERS,
-    order.POSITION_PIECES,
-    order.POSITION.length,
-  ]),
+  rows: lazyRows(function* () {
+    for (const order of orders) {
+      yield [
+        textCell(order.SAP_ID),
+        textCell(order.CRM_ID),
+        excelDate(order.DATE_ORDER),
+        textCell(order.STATUS),
+        textCell(order.STATUS_TEXT),
+        order.POSITION_SUM,
+        orderCurrency(order.POSITION),
+        order.PREPAYMENT,
+        order.POSITION_WEIGHT_TONN,
+        order.POSITION_METERS,
+        order.POSITION_PIECES,
+        order.POSITION.length,
+      ];
+    }
+  }),
 });
 
 const positionsSheet = (orders: readonly Order[], t: Translate, fmt: Formatter): Sheet => ({
@@ -55,19 +59,23 @@ const positionsSheet = (orders: readonly Order[], t: Translate, fmt: Formatter):
     column(t, 'currency', 'text'),
     column(t, 'positionId', 'text'),
   ],
-  rows: orders.flatMap((order) =>
-    order.POSITION.map((position) => [
-      textCell(order.SAP_ID),
-      textCell(position.ORDER_POSITION_SAP_ID),
-      textCell(position.MATERIAL_SAP_ID),
-      textCell(position.MATERIAL_NAME),
-      position.QUANTITY,
-      textCell(fmt.unit(position.MEASURE)),
-      position.PRICE,
-      textCell(position.CURRENCY),
-      String(position.ID),
-    ]),
-  ),
+  rows: lazyRows(function* () {
+    for (const order of orders) {
+      for (const position of order.POSITION) {
+        yield [
+          textCell(order.SAP_ID),
+          textCell(position.ORDER_POSITION_SAP_ID),
+          textCell(position.MATERIAL_SAP_ID),
+          textCell(position.MATERIAL_NAME),
+          quantityCell(position.QUANTITY, position.MEASURE),
+          textCell(fmt.unit(position.MEASURE)),
+          position.PRICE,
+          textCell(position.CURRENCY),
+          String(position.ID),
+        ];
+      }
+    }
+  }),
 });
 
 /** «Заказы» and «Позиции» / "Orders" and "Positions", headers in the user's language. */

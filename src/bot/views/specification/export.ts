@@ -1,7 +1,7 @@
 import type { Translate } from '../../../i18n.ts';
 import { specDocuments } from '../../../portal/documents.ts';
 import type { Specification } from '../../../portal/schemas.ts';
-import { excelDate, openEndedCell, textCell } from '../../../export/sheet.ts';
+import { excelDate, lazyRows, notPlannedCell, openEndedCell, textCell } from '../../../export/sheet.ts';
 import type { CellValue, Column, ColumnKind, Sheet } from '../../../export/sheet.ts';
 
 // Specifications as five sheets: the specifications, then their positions, documents (DOCUMENT
@@ -25,7 +25,11 @@ const listSheet = <T>(
 ): Sheet => ({
   name: t(name),
   columns: [...ownerColumns(t), ...columns],
-  rows: specs.flatMap((spec) => items(spec).map((item) => [...ownerCells(spec), ...cells(item)])),
+  rows: lazyRows(function* () {
+    for (const spec of specs) {
+      for (const item of items(spec)) yield [...ownerCells(spec), ...cells(item)];
+    }
+  }),
 });
 
 const specificationsSheet = (specs: readonly Specification[], t: Translate): Sheet => ({
@@ -44,20 +48,24 @@ const specificationsSheet = (specs: readonly Specification[], t: Translate): She
     column(t, 'prepayment', 'money'),
     column(t, 'positionCount', 'integer'),
   ],
-  rows: specs.map((spec) => [
-    textCell(spec.SAP_ID),
-    textCell(spec.SPECIFICATION_NUMBER),
-    textCell(spec.CONTRACT_NUMBER),
-    excelDate(spec.CONTRACT_DATE),
-    textCell(spec.STATUS),
-    textCell(spec.STATUS_TYPE),
-    excelDate(spec.DATE_ACTIVE_FROM),
-    excelDate(spec.DATE_ACTIVE_TO),
-    openEndedCell(spec.DATE_ACTIVE_TO, t('sheet.openEnded')),
-    spec.PLANNED_WEIGHT_TONN,
-    spec.PREPAYMENT,
-    spec.POSITION.length,
-  ]),
+  rows: lazyRows(function* () {
+    for (const spec of specs) {
+      yield [
+        textCell(spec.SAP_ID),
+        textCell(spec.SPECIFICATION_NUMBER),
+        textCell(spec.CONTRACT_NUMBER),
+        excelDate(spec.CONTRACT_DATE),
+        textCell(spec.STATUS),
+        textCell(spec.STATUS_TYPE),
+        excelDate(spec.DATE_ACTIVE_FROM),
+        excelDate(spec.DATE_ACTIVE_TO),
+        openEndedCell(spec.DATE_ACTIVE_TO, t('sheet.openEnded')),
+        spec.PLANNED_WEIGHT_TONN,
+        spec.PREPAYMENT,
+        spec.POSITION.length,
+      ];
+    }
+  }),
 });
 
 /**
@@ -75,6 +83,7 @@ export const specExportSheets = (specs: readonly Specification[], t: Translate):
       column(t, 'materialCode', 'text'),
       column(t, 'material', 'text'),
       column(t, 'plannedProduction', 'date'),
+      column(t, 'plannedNote', 'text'),
       column(t, 'pid', 'text'),
       column(t, 'positionId', 'text'),
     ],
@@ -84,6 +93,7 @@ export const specExportSheets = (specs: readonly Specification[], t: Translate):
       textCell(position.MATERIAL_SAP_ID),
       textCell(position.MATERIAL_NAME),
       excelDate(position.DATE_PLANNED_PRODUCTION),
+      notPlannedCell(position.DATE_PLANNED_PRODUCTION, t('spec.notPlanned')),
       textCell(position.PID_ID),
       String(position.ID),
     ],

@@ -1,0 +1,75 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fetchWithProgress } from '../../../src/bot/export/fetch-with-progress.ts';
+import { parseConfig } from '../../../src/config.ts';
+import { sendJson } from '../../../src/http/respond.ts';
+import { createPortalClient } from '../../../src/portal/client.ts';
+import { composePortal } from '../../../src/portal/resilience/compose.ts';
+import { PortalPagesMovedError } from '../../../src/watch/fetch-all.ts';
+
+// The records of an export from a portal with a large synthetic set of orders (the test portal's
+// demo data has a few dozen): the default cap, and pages that disagree because one was cached.
+
+const TOKEN = 'fetch-test-token';
+const order = (index: number) => ({
+  SAP_ID: String(7_000_000 + index).padStart(10, '0'),
+  CRM_ID: `CRM-${index}`,
+  DATE_ORDER: '2026-03-15 00:00:00',
+  STATUS: 'production',
+  STATUS_TEXT: 'Производство',
+  PREPAYMENT: null,
+  POSITION_SUM: 100,
+  POSITION_METERS: null,
+  POSITION_PIECES: null,
+  POSITION_WEIGHT_TONN: null,
+  POSITION: [],
+});
+
+/** Every order query finds `state.orders`; `state.first` is the index of the first one (a new order moves the others down). */
+const state = { orders: 1234, first: 0, requests: 0 };
+let url = '';
+const server = createServer((req, res) => {
+  state.requests += 1;
+  const params = new URL(req.url ?? '/', 'http://portal').searchParams;
+  const limit = Number(params.get('limit'));
+  const offset = Number(params.get('offset'));
+  const result = Array.from({ length: Math.max(0, Math.min(limit, state.orders - offset)) }, (_, k) => order(state.first + offset + k));
+  sendJson(res, 200, { success: true, error_code: null, data: { result, total: state.orders, limit, offset } });
+});
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+const query = { resource: 'order', filter: 'STATUS', value: 'production' } as const;
+const portal = () => composePortal({ base: createPortalClient({ baseUrl: url, token: TOKEN, timeoutMs: 5_000 }), cache: { ttlMs: 60_000 } });
+
+describe('fetchWithProgress', () => {
+  it('reads at most the default EXPORT_MAX_RECORDS (1000) of 1234, 20 a page, telling the count after each page', async () => {
+    Object.assign(state, { orders: 1234, first: 0, requests: 0 });
+    const counts: Array<[number, number]> = [];
+    const all = await fetchWithProgress(portal().bulk, query, parseConfig({}).export.maxRecords, (done, wanted) => counts.push([done, wanted]));
+    expect(all.items).toHaveLength(1000);
+    expect(all.total).toBe(1234);
+    expect(state.requests).toBe(50);
+    expect(counts.at(0)).toEqual([20, 1000]);
+    expect(counts.at(-1)).toEqual([1000, 1000]);
+  });
+
+  it('reads the pages once more past the cache when a cached page disagrees with a new one', async () => {
+    Object.assign(state, { orders: 30, first: 0, requests: 0 });
+    const resilient = portal();
+    // Someone's lookup cached the second page; then a new order came first.
+    await resilient.listOrders(query, { limit: 20, offset: 20 });
+    Object.assign(state, { orders: 31, first: -1 });
+    await expect(fetchWithProgress({ ...resilient.bulk, fresh: undefined }, query, 1000, () => undefined)).rejects.toBeInstanceOf(PortalPagesMovedError);
+    const all = await fetchWithProgress(resilient.bulk, query, 1000, () => undefined);
+    expect(all.total).toBe(31);
+    expect(all.items.map((item) => item.SAP_ID)).toEqual(Array.from({ length: 31 }, (_, k) => String(6_999_999 + k).padStart(10, '0')));
+  });
+});
