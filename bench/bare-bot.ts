@@ -10,8 +10,11 @@ const bot = new Telegraf(process.env.BOT_TOKEN ?? '', { telegram: { apiRoot: pro
 // a filter keyword's, so the load's mix of lookups and presses is about alike for both.
 const single = /^\/(order|spec) \S+$/;
 bot.on('message', (ctx) => ctx.reply('fixed answer', 'text' in ctx.message && single.test(ctx.message.text) ? {} : { reply_markup: keyboard }));
+// Each page's text differs from the last (a count), as the bot's pages do: an edit to the same
+// text is refused with "message is not modified", which would end this bot.
+let pages = 0;
 bot.on('callback_query', async (ctx) => {
-  await ctx.editMessageText('fixed page', { reply_markup: keyboard });
+  await ctx.editMessageText(`fixed page ${++pages}`, { reply_markup: keyboard });
   await ctx.answerCbQuery();
 });
 process.once('SIGTERM', () => {

@@ -76,6 +76,9 @@ export type Figures = {
   execMs: number;
   portalRequests: number;
   failedPosts: number;
+  /** How long a webhook post waited for its answer (the update handled), p50 and p99, ms. */
+  postP50: number;
+  postP99: number;
   /** Updates handled by each replica (bot_updates_total). */
   byReplica: number[];
 };
@@ -199,6 +202,7 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
     const metricsBefore = await Promise.all(replicas.map(scrape));
     const dbBefore = await snapshot();
     const postsBefore = poster.counts();
+    poster.takeDurations();
     const portalBefore = portal.state.requests;
     const botBefore = botCpu();
     const pgBefore = pg.cpuMs();
@@ -212,6 +216,7 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
     const dbAfter = await snapshot();
     const metricsAfter = await Promise.all(replicas.map(scrape));
     const postsAfter = poster.counts();
+    const postMs = poster.takeDurations().sort((a, b) => a - b);
     // The statements are counted at once; the transactions once the server has them all.
     if (settle && onPostgres) await sleep(STATS_SETTLE_MS);
     const transactionsAfter = settle ? await snapshot() : undefined;
@@ -225,10 +230,12 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
       transactions: dbBefore && transactionsAfter ? transactionsAfter.transactions - dbBefore.transactions : NaN,
       portalRequests: portal.state.requests - portalBefore,
       failedPosts,
+      postMs,
       byReplica: metricsAfter.map((text, index) => metric(text, 'bot_updates_total') - metric(metricsBefore[index] ?? '', 'bot_updates_total')),
     });
     log(
       `  ${rate === undefined ? 'saturated' : `paced ${rate}/s`}, ${ms / 1000} s: ${figures.updatesPerSecond.toFixed(0)} updates/s, p50 ${figures.p50.toFixed(1)} p99 ${figures.p99.toFixed(1)} ms, ` +
+        `post answered p50 ${figures.postP50.toFixed(1)} p99 ${figures.postP99.toFixed(1)} ms, ` +
         `bot ${figures.botCpuMs.toFixed(3)} + PostgreSQL ${figures.postgresCpuMs.toFixed(3)} CPU ms/update, ${figures.statements.toFixed(2)} statements/update, ` +
         `CPU % bots ${figures.botCpu.toFixed(0)} PostgreSQL ${figures.postgresCpu.toFixed(0)} bench ${figures.benchCpu.toFixed(0)}, ` +
         `replicas ${figures.byReplica.join(' / ')}${failedPosts > 0 ? `, ${failedPosts} posts failed: ${[...postsAfter.failed].map(([why, n]) => `${why} ×${n}`).join(', ')}` : ''}`,
@@ -239,7 +246,18 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
 
 const summarize = (
   load: LoadResult,
-  costs: { botMs: number; benchMs: number; pgMs: number; db: DatabaseDelta | undefined; transactions: number; portalRequests: number; failedPosts: number; byReplica: number[] },
+  costs: {
+    botMs: number;
+    benchMs: number;
+    pgMs: number;
+    db: DatabaseDelta | undefined;
+    transactions: number;
+    portalRequests: number;
+    failedPosts: number;
+    /** Sorted. */
+    postMs: number[];
+    byReplica: number[];
+  },
 ): Figures => {
   const answered = load.samples.filter((sample) => sample.outcome !== 'timeout');
   const latencies = answered.map((sample) => sample.ms).sort((a, b) => a - b);
@@ -262,6 +280,8 @@ const summarize = (
     execMs: costs.db ? per(costs.db.execMs) : NaN,
     portalRequests: costs.portalRequests,
     failedPosts: costs.failedPosts,
+    postP50: percentile(costs.postMs, 50),
+    postP99: percentile(costs.postMs, 99),
     byReplica: costs.byReplica,
   };
 };
@@ -293,6 +313,8 @@ export const medianFigures = (all: Figures[]): Figures => {
     execMs: of((x) => x.execMs),
     portalRequests: of((x) => x.portalRequests),
     failedPosts: Math.max(...all.map((x) => x.failedPosts)),
+    postP50: of((x) => x.postP50),
+    postP99: of((x) => x.postP99),
     byReplica: (all[0]?.byReplica ?? []).map((_, index) => median(all.map((x) => x.byReplica[index] ?? NaN))),
   };
 };

@@ -16,16 +16,20 @@ export type WebhookPoster = {
   post(update: Update): void;
   /** Posts answered 200, and those answered otherwise or failed (by status, or the error's code). */
   counts(): { ok: number; failed: Map<string, number> };
+  /** How long each post answered 200 since the last call took, from sending to the answer, in ms. */
+  takeDurations(): number[];
   close(): Promise<void>;
 };
 
 export const startWebhookPoster = (origin: string, connections = 100): WebhookPoster => {
   const pool = new Pool(origin, { connections, pipelining: 1, keepAliveTimeout: 60_000 });
   let ok = 0;
+  let durations: number[] = [];
   const failed = new Map<string, number>();
   const fail = (why: string) => failed.set(why, (failed.get(why) ?? 0) + 1);
   return {
     post(update) {
+      const sent = performance.now();
       pool
         .request({
           path: WEBHOOK_PATH,
@@ -35,12 +39,18 @@ export const startWebhookPoster = (origin: string, connections = 100): WebhookPo
         })
         .then(async ({ statusCode, body }) => {
           await body.dump();
-          if (statusCode === 200) ok++;
-          else fail(String(statusCode));
+          if (statusCode !== 200) return fail(String(statusCode));
+          ok++;
+          durations.push(performance.now() - sent);
         })
         .catch((error: unknown) => fail((error as { code?: string }).code ?? String(error)));
     },
     counts: () => ({ ok, failed: new Map(failed) }),
+    takeDurations() {
+      const taken = durations;
+      durations = [];
+      return taken;
+    },
     close: () => pool.close(),
   };
 };
