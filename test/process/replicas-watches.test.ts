@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
-import { killAll, spawnBot, type BotProcess } from '../support/bot-process.ts';
+import { describe, expect, it } from 'vitest';
+import { type BotProcess } from '../support/bot-process.ts';
+import { useBotProcesses } from '../support/process-fixture.ts';
 import { freshDatabase } from '../support/pg-database.ts';
-import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 
 // Watches with two real bot processes on one PostgreSQL database: both poll the watched queries
 // and send notifications, each change is told once, and when one replica is killed the other
@@ -13,49 +9,22 @@ import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 
 const MINUTE = 60_000;
 
-let api: BotApi;
-let portal: TestPortal;
-let dataDir: string;
-const bots: BotProcess[] = [];
+const f = useBotProcesses({ apiOptions: () => ({ waitTimeoutMs: 15_000 }) });
 
-beforeEach(async () => {
-  api = await startBotApi({ waitTimeoutMs: 15_000 });
-  portal = await startTestPortal();
-  dataDir = mkdtempSync(join(tmpdir(), 'bot-replicas-'));
-});
-afterEach(async () => {
-  await killAll(bots.splice(0));
-  await portal.close();
-  await api.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const startReplica = async (databaseUrl: string) => {
-  const bot = await spawnBot({
-    env: {
-      BOT_TOKEN: api.token,
-      TELEGRAM_API_ROOT: api.apiRoot,
-      PORTAL_URL: portal.url,
-      PORTAL_TOKEN: portal.token,
-      ALLOW_ANYONE: 'true',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      LEADER_LEASE_SECONDS: '3',
-      WATCH_INTERVAL_SECONDS: '1',
-      // Short portal calls: a poll's lease (derived from them) ends soon after a replica dies.
-      PORTAL_TIMEOUT_MS: '500',
-      PORTAL_CACHE_SECONDS: '0',
-      LOG_LEVEL: 'debug',
-      SHUTDOWN_GRACE_MS: '2000',
-    },
+const startReplica = (databaseUrl: string) =>
+  f.start({
+    DATABASE_URL: databaseUrl,
+    LEADER_LEASE_SECONDS: '3',
+    WATCH_INTERVAL_SECONDS: '1',
+    // Short portal calls: a poll's lease (derived from them) ends soon after a replica dies.
+    PORTAL_TIMEOUT_MS: '500',
+    PORTAL_CACHE_SECONDS: '0',
+    SHUTDOWN_GRACE_MS: '2000',
   });
-  bots.push(bot);
-  return bot;
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const notifications = (chatId: number) =>
-  api.messagesIn(chatId).filter((message) => message.text.startsWith('🔔') && !/^🔔 (Слежу за|Watching):/.test(message.text));
+  f.api.messagesIn(chatId).filter((message) => message.text.startsWith('🔔') && !/^🔔 (Слежу за|Watching):/.test(message.text));
 const eventually = async (done: () => boolean, timeoutMs = 15_000) => {
   const until = Date.now() + timeoutMs;
   while (!done()) {
@@ -69,16 +38,16 @@ describe('watches with two replicas on one database', () => {
   it('tell each change once across replicas, and go on when one replica is killed', async () => {
     const url = await freshDatabase();
     const [one, two] = await Promise.all([startReplica(url), startReplica(url)]);
-    const users = [api.createUser({ language_code: 'en' }), api.createUser({ language_code: 'ru' })];
+    const users = [f.api.createUser({ language_code: 'en' }), f.api.createUser({ language_code: 'ru' })];
     for (const user of users) {
-      api.sendText({ from: user, text: '/watch 0007300100' });
-      expect((await api.nextBotMessage(user.id)).text).toMatch(/^🔔 (Watching|Слежу за)/);
+      f.api.sendText({ from: user, text: '/watch 0007300100' });
+      expect((await f.api.nextBotMessage(user.id)).text).toMatch(/^🔔 (Watching|Слежу за)/);
     }
     // Several intervals pass with nothing changed: nothing is told.
     await sleep(2_500);
     for (const user of users) expect(notifications(user.id)).toEqual([]);
 
-    portal.advanceDemoClock(MINUTE);
+    f.portal.advanceDemoClock(MINUTE);
     await eventually(() => users.every((user) => notifications(user.id).length > 0));
     // Both replicas poll every second: more intervals pass, and nobody hears it a second time.
     await sleep(3_000);
@@ -94,7 +63,7 @@ describe('watches with two replicas on one database', () => {
     const survivor = victim === one ? two : one;
     victim.child.kill('SIGKILL');
     await victim.exited;
-    portal.advanceDemoClock(MINUTE);
+    f.portal.advanceDemoClock(MINUTE);
     // Within a second or two; up to a poll's lease (69 s here) should the kill have landed mid-poll.
     await eventually(() => users.every((user) => notifications(user.id).length > 1), 100_000);
     await sleep(3_000);
@@ -102,7 +71,7 @@ describe('watches with two replicas on one database', () => {
     expect(survivor.alive()).toBe(true);
 
     // And it answers the chat: it took over polling Telegram too (within the 3 s lease).
-    api.sendText({ from: users[0]!, text: '/watch' });
-    expect((await api.nextBotMessage(users[0]!.id)).text).toContain('0007300100');
+    f.api.sendText({ from: users[0]!, text: '/watch' });
+    expect((await f.api.nextBotMessage(users[0]!.id)).text).toContain('0007300100');
   }, 160_000);
 });

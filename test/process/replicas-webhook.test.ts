@@ -1,64 +1,38 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-schema.ts';
-import { startBotApi, type BotApi, type BotMessage } from '../support/bot-api/index.ts';
-import { killAll, spawnBot, terminate, type BotProcess } from '../support/bot-process.ts';
+import type { BotMessage } from '../support/bot-api/index.ts';
+import { terminate, type BotProcess } from '../support/bot-process.ts';
+import { useBotProcesses } from '../support/process-fixture.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../support/round-robin-proxy.ts';
-import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 
 // Two real bot processes receiving webhooks behind a round-robin proxy, on one PostgreSQL
 // database; the emulator posts updates as Telegram does (one per chat in flight) to the proxy.
 
 const PUBLIC_URL = 'https://bot.example.invalid';
 
-let api: BotApi;
-let portal: TestPortal;
 let proxy: RoundRobinProxy;
-let dataDir: string;
-const bots: BotProcess[] = [];
-
 beforeEach(async () => {
   proxy = await startRoundRobinProxy();
-  api = await startBotApi({
+});
+afterEach(() => proxy.close());
+const f = useBotProcesses({
+  apiOptions: () => ({
     waitTimeoutMs: 10_000,
     // Telegram posts to the public URL; here that is the proxy, path kept.
     webhookTarget: (url) => (url.startsWith(`${PUBLIC_URL}/`) ? `${proxy.url}${new URL(url).pathname}` : undefined),
-  });
-  portal = await startTestPortal();
-  dataDir = mkdtempSync(join(tmpdir(), 'bot-replicas-'));
-});
-afterEach(async () => {
-  await killAll(bots.splice(0));
-  await proxy.close();
-  await portal.close();
-  await api.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  }),
 });
 
-const startReplica = async (databaseUrl: string) => {
-  const bot = await spawnBot({
-    env: {
-      BOT_TOKEN: api.token,
-      TELEGRAM_API_ROOT: api.apiRoot,
-      PORTAL_URL: portal.url,
-      PORTAL_TOKEN: portal.token,
-      ALLOW_ANYONE: 'true',
-      DATA_DIR: dataDir,
-      DATABASE_URL: databaseUrl,
-      // No path and no WEBHOOK_SECRET: both are generated once and shared through the database.
-      WEBHOOK_URL: PUBLIC_URL,
-      LOG_LEVEL: 'debug',
-      SHUTDOWN_GRACE_MS: '3000',
-      PORTAL_TIMEOUT_MS: '5000',
-    },
+const startReplica = (databaseUrl: string) =>
+  f.start({
+    DATABASE_URL: databaseUrl,
+    // No path and no WEBHOOK_SECRET: both derived from the bot token, alike in every replica.
+    WEBHOOK_URL: PUBLIC_URL,
+    SHUTDOWN_GRACE_MS: '3000',
+    PORTAL_TIMEOUT_MS: '5000',
   });
-  bots.push(bot);
-  return bot;
-};
 
 const upstreamOf = (bot: BotProcess) => `http://127.0.0.1:${bot.port}`;
 
@@ -66,7 +40,7 @@ const upstreamOf = (bot: BotProcess) => `http://127.0.0.1:${bot.port}`;
 const servedBy = async <T>(replicas: BotProcess[], step: () => Promise<T>): Promise<{ result: T; by: BotProcess[] }> => {
   const before = proxy.served();
   const result = await step();
-  await api.waitForIdle();
+  await f.api.waitForIdle();
   const after = proxy.served();
   return { result, by: replicas.filter((bot) => (after[upstreamOf(bot)] ?? 0) > (before[upstreamOf(bot)] ?? 0)) };
 };
@@ -83,73 +57,73 @@ describe('two webhook replicas behind a proxy, on one database', () => {
     const [one, two] = await Promise.all([startReplica(url), startReplica(url)]);
     const replicas = [one, two];
     // Started together: one setWebhook call in all (a second within a second would be a 429).
-    expect(api.callsTo('setWebhook')).toHaveLength(1);
+    expect(f.api.callsTo('setWebhook')).toHaveLength(1);
     const started = replicas.map((bot) => bot.lines.find((line) => line.msg === 'receiving updates'));
     expect(started.map((line) => line?.setWebhook).sort()).toEqual([false, true]);
     expect(started[0]?.path).toMatch(/^\/telegram\/[\w-]{20,}$/);
     expect(started[1]?.path).toBe(started[0]?.path);
-    expect(api.webhook?.url).toBe(`${PUBLIC_URL}${String(started[0]?.path)}`);
+    expect(f.api.webhook?.url).toBe(`${PUBLIC_URL}${String(started[0]?.path)}`);
     proxy.setUpstreams(replicas.map(upstreamOf));
 
     // A results message made by one replica, its ▶ pressed and served by the other.
-    const user = api.createUser({ language_code: 'ru' });
+    const user = f.api.createUser({ language_code: 'ru' });
     const asked = await servedBy(replicas, async () => {
-      api.sendText({ from: user, text: '/lang' });
-      return api.nextBotMessage(user.id);
+      f.api.sendText({ from: user, text: '/lang' });
+      return f.api.nextBotMessage(user.id);
     });
     const chosen = await servedBy(replicas, async () => {
-      const id = api.pressButton({ from: user, message: asked.result, data: button(asked.result, 'English') });
-      return api.waitForAnswer(id);
+      const id = f.api.pressButton({ from: user, message: asked.result, data: button(asked.result, 'English') });
+      return f.api.waitForAnswer(id);
     });
     expect(chosen.result.text).toContain('English');
     expect(chosen.by).toHaveLength(1);
     expect(chosen.by).not.toEqual(asked.by);
     // /lang set through one replica holds on the next update, served by the other.
     const listed = await servedBy(replicas, async () => {
-      api.sendText({ from: user, text: '/order status production' });
-      return api.nextBotMessage(user.id);
+      f.api.sendText({ from: user, text: '/order status production' });
+      return f.api.nextBotMessage(user.id);
     });
     expect(listed.result.text.split('\n')[0]).toBe('Orders 1–5 of 21');
     expect(listed.by).toEqual(asked.by);
     const paged = await servedBy(replicas, async () => {
-      api.pressButton({ from: user, message: listed.result, data: button(listed.result, '▶') });
-      return api.waitForEdit(user.id, listed.result.message_id);
+      f.api.pressButton({ from: user, message: listed.result, data: button(listed.result, '▶') });
+      return f.api.waitForEdit(user.id, listed.result.message_id);
     });
     expect(paged.result.text.split('\n')[0]).toBe('Orders 6–10 of 21');
     expect(paged.by).not.toEqual(listed.by);
 
     // Two quick presses in one chat: the second is posted only after the first was handled and answered.
-    const first = api.pressButton({ from: user, message: paged.result, data: button(paged.result, '▶') });
-    const second = api.pressButton({ from: user, message: paged.result, data: button(paged.result, '◀') });
-    await Promise.all([api.waitForAnswer(first), api.waitForAnswer(second)]);
-    await api.waitForIdle();
-    const presses = api.webhookAttempts.filter((attempt) => attempt.queue === `callback:${user.id}` && attempt.outcome === 'ok').slice(-2);
-    const answered = api.callsTo('answerCallbackQuery').find((call) => call.params.callback_query_id === first);
+    const first = f.api.pressButton({ from: user, message: paged.result, data: button(paged.result, '▶') });
+    const second = f.api.pressButton({ from: user, message: paged.result, data: button(paged.result, '◀') });
+    await Promise.all([f.api.waitForAnswer(first), f.api.waitForAnswer(second)]);
+    await f.api.waitForIdle();
+    const presses = f.api.webhookAttempts.filter((attempt) => attempt.queue === `callback:${user.id}` && attempt.outcome === 'ok').slice(-2);
+    const answered = f.api.callsTo('answerCallbackQuery').find((call) => call.params.callback_query_id === first);
     expect(presses[1]!.started_ms).toBeGreaterThanOrEqual(presses[0]!.ended_ms!);
     expect(presses[0]!.ended_ms).toBeGreaterThanOrEqual(answered!.done_ms);
     // Handled in the order pressed: ▶ to page 3, then ◀ (from page 2's buttons) back to page 1.
-    expect(api.message(user.id, listed.result.message_id)?.text.split('\n')[0]).toBe('Orders 1–5 of 21');
+    expect(f.api.message(user.id, listed.result.message_id)?.text.split('\n')[0]).toBe('Orders 1–5 of 21');
 
     // kill -9 of the replica handling a lookup: Telegram posts it again, and the other answers.
-    const hold = portal.hangWhere((target) => target.includes('0007300134'));
-    api.sendText({ from: user, text: '/order 0007300134' });
-    await api.waitFor(() => hold.count() === 1, { description: 'the lookup held by the portal' });
+    const hold = f.portal.hangWhere((target) => target.includes('0007300134'));
+    f.api.sendText({ from: user, text: '/order 0007300134' });
+    await f.api.waitFor(() => hold.count() === 1, { description: 'the lookup held by the portal' });
     const busy = replicas.find((bot) => (proxy.inFlight()[upstreamOf(bot)] ?? 0) > 0)!;
     const survivor = replicas.find((bot) => bot !== busy)!;
     busy.child.kill('SIGKILL');
     await busy.exited;
     hold.release();
-    expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+    expect((await f.api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
     for (const order of ['0007300100', '0007300117']) {
-      api.sendText({ from: user, text: `/order ${order}` });
-      expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+      f.api.sendText({ from: user, text: `/order ${order}` });
+      expect((await f.api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
     }
-    await api.waitForIdle();
+    await f.api.waitForIdle();
     expect(proxy.refused()[upstreamOf(busy)]).toBeGreaterThan(0);
     // The post cut off by the kill failed (the proxy's 502) and was posted again, to the survivor.
-    const cutOff = api.webhookAttempts.find((attempt) => attempt.outcome === 'Wrong response from the webhook: 502 Bad Gateway');
-    expect(api.webhookAttempts.filter((attempt) => attempt.update_id === cutOff?.update_id).map((attempt) => attempt.outcome)).toEqual([cutOff?.outcome, 'ok']);
-    expect(api.failedCalls()).toEqual([]);
+    const cutOff = f.api.webhookAttempts.find((attempt) => attempt.outcome === 'Wrong response from the webhook: 502 Bad Gateway');
+    expect(f.api.webhookAttempts.filter((attempt) => attempt.update_id === cutOff?.update_id).map((attempt) => attempt.outcome)).toEqual([cutOff?.outcome, 'ok']);
+    expect(f.api.failedCalls()).toEqual([]);
 
     expect((await terminate(survivor)).code).toBe(0);
   });
@@ -166,6 +140,6 @@ describe('two webhook replicas behind a proxy, on one database', () => {
     } finally {
       await client.end();
     }
-    expect(api.callsTo('setWebhook')).toHaveLength(1);
+    expect(f.api.callsTo('setWebhook')).toHaveLength(1);
   });
 });

@@ -1,31 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
-import { killAll, spawnBot, type BotProcess } from '../support/bot-process.ts';
+import { expect, it } from 'vitest';
+import { useBotProcesses } from '../support/process-fixture.ts';
 import { freshDatabase } from '../support/pg-database.ts';
-import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 import { createForwarder, freePort } from '../store/tcp-forwarder.ts';
 
 // The bot's process with PostgreSQL that is down at start and goes away while it runs, through a
 // TCP forwarder the test stops and starts: it waits, says so, and /readyz tells the truth.
 
-let api: BotApi;
-let portal: TestPortal;
-let dataDir: string;
-const bots: BotProcess[] = [];
-beforeEach(async () => {
-  api = await startBotApi({ waitTimeoutMs: 10_000 });
-  portal = await startTestPortal();
-  dataDir = mkdtempSync(join(tmpdir(), 'bot-store-down-'));
-});
-afterEach(async () => {
-  await killAll(bots.splice(0));
-  await portal.close();
-  await api.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const f = useBotProcesses();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const status = async (port: number, path: string) => (await fetch(`http://127.0.0.1:${port}${path}`)).status;
@@ -43,20 +24,7 @@ it('waits for a database that is down at start (alive, not ready), then serves; 
   const url = new URL(real.href);
   url.port = String(forwarder.port);
   url.password = 'pa%ss';
-  const bot = await spawnBot({
-    waitUntilReceiving: false,
-    env: {
-      BOT_TOKEN: api.token,
-      TELEGRAM_API_ROOT: api.apiRoot,
-      PORTAL_URL: portal.url,
-      PORTAL_TOKEN: portal.token,
-      ALLOW_ANYONE: 'true',
-      DATA_DIR: dataDir,
-      DATABASE_URL: url.href,
-      LOG_LEVEL: 'debug',
-    },
-  });
-  bots.push(bot);
+  const bot = await f.start({ DATABASE_URL: url.href }, { waitUntilReceiving: false });
   await bot.waitForLog((line) => line.msg === 'the database does not answer: the store will try again', 10_000);
   expect(await status(bot.port, '/healthz')).toBe(200);
   expect(await status(bot.port, '/readyz')).toBe(503);
@@ -64,9 +32,9 @@ it('waits for a database that is down at start (alive, not ready), then serves; 
 
   await forwarder.start();
   await bot.waitForLog((line) => line.msg === 'receiving updates', 20_000);
-  const user = api.createUser({ language_code: 'en' });
-  api.sendText({ from: user, text: '/order 0007300100' });
-  expect((await api.nextBotMessage(user.id)).text).toContain('0007300100');
+  const user = f.api.createUser({ language_code: 'en' });
+  f.api.sendText({ from: user, text: '/order 0007300100' });
+  expect((await f.api.nextBotMessage(user.id)).text).toContain('0007300100');
   await until(async () => (await status(bot.port, '/readyz')) === 200, 10_000);
 
   await forwarder.stop();
@@ -76,7 +44,7 @@ it('waits for a database that is down at start (alive, not ready), then serves; 
 
   await forwarder.start();
   await until(async () => (await status(bot.port, '/readyz')) === 200, 15_000);
-  api.sendText({ from: user, text: '/order 0007300151' });
-  expect((await api.nextBotMessage(user.id)).text).toContain('0007300151');
+  f.api.sendText({ from: user, text: '/order 0007300151' });
+  expect((await f.api.nextBotMessage(user.id)).text).toContain('0007300151');
   await forwarder.stop();
 }, 60_000);

@@ -1,4 +1,4 @@
-import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 
 // A TCP forwarder on a loopback port to the test run's PostgreSQL server: stopped, the database
 // is "down" for whoever connects through it (connections refused, open ones cut); started
@@ -13,13 +13,7 @@ export type Forwarder = {
 };
 
 /** A loopback port nothing listens on (for now). */
-export const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
+export { freePort } from '../support/bot-process.ts';
 
 export const createForwarder = (targetPort: number, port: number): Forwarder => {
   const sockets = new Set<Socket>();

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from './bot-process.ts';
 
 // A real PostgreSQL server for the tests, started from the server binaries on this machine
 // (Debian's `postgresql` package: .ci/run installs it when initdb is missing) in a temporary
@@ -28,14 +28,6 @@ const binDir = (): string => {
     throw new Error('No PostgreSQL server binaries (initdb) found: install them with `apt-get install -y postgresql` (.ci/run does).');
   }
   return join(root, newest, 'bin');
-};
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 };
 
 const asServerUser = process.getuid?.() === 0;
