@@ -1,8 +1,3 @@
-// date-fns by subpath: its index modules load every function and every locale (+300 MB of memory
-// and 1.5 s at start-up); its `parse` alone costs 90 MB, so portal timestamps are read by hand.
-import { format } from 'date-fns/format';
-import { enUS } from 'date-fns/locale/en-US';
-import { ru } from 'date-fns/locale/ru';
 import type { Locale } from './i18n.ts';
 
 // Numbers, units and dates as sales staff read them (see the glossary). Plain text out: views
@@ -65,13 +60,17 @@ const UNIT_NAMES: Record<Locale, Record<UnitKind, string>> = {
   en: { tonnes: 't', metres: 'm', pieces: 'pcs', kilograms: 'kg' },
 };
 
-// beforeTime: what the dateTime pattern puts between the date and the time.
-const DATE_PATTERNS: Record<Locale, { date: string; dateTime: string; beforeTime: string }> = {
-  ru: { date: 'dd.MM.yyyy', dateTime: 'dd.MM.yyyy HH:mm', beforeTime: ' ' },
-  en: { date: 'd MMM yyyy', dateTime: 'd MMM yyyy, HH:mm', beforeTime: ', ' },
+// Dates are written by hand, without date-fns (its `format` alone added about 25 MB at load) and
+// without Intl, whose month names and separators change with the ICU version: ru "15.03.2026 14:30",
+// en "15 Mar 2026, 14:30". beforeTime: what goes between the date and the time.
+const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+const pad2 = (value: number): string => String(value).padStart(2, '0');
+// As date-fns wrote "yyyy": four digits at least, and no year 0 (it reads as 1).
+const year = (date: Date): string => String(Math.max(1, date.getFullYear())).padStart(4, '0');
+const DATE_PATTERNS: Record<Locale, { date: (date: Date) => string; beforeTime: string }> = {
+  ru: { date: (date) => `${pad2(date.getDate())}.${pad2(date.getMonth() + 1)}.${year(date)}`, beforeTime: ' ' },
+  en: { date: (date) => `${date.getDate()} ${EN_MONTHS[date.getMonth()]} ${year(date)}`, beforeTime: ', ' },
 };
-
-const DATE_LOCALES = { ru, en: enUS };
 
 /** `compute` with its last results kept, at most `max` of them (all are dropped when full). */
 const remembered = <K, V>(compute: (key: K) => V, max: number): ((key: K) => V) => {
@@ -160,7 +159,8 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
     const parsed = parsePortalTimestamp(timestamp);
     if (parsed === null) return timestamp;
     const midnight = parsed.getHours() === 0 && parsed.getMinutes() === 0 && parsed.getSeconds() === 0;
-    return format(parsed, midnight ? patterns.date : patterns.dateTime, { locale: DATE_LOCALES[locale] });
+    const day = patterns.date(parsed);
+    return midnight ? day : `${day}${patterns.beforeTime}${pad2(parsed.getHours())}:${pad2(parsed.getMinutes())}`;
   };
   // A page repeats the same few dates (order dates, validity ends), and a record in full builds
   // its lists more than once to fit them into parts: each date is formatted once.

@@ -67,16 +67,22 @@ export type LoggerOptions = {
  */
 export const createLogger = ({ level, secrets, destination = pino.destination(2) }: LoggerOptions): Logger => {
   const current = typeof secrets === 'function' ? secrets : () => secrets;
-  let known = '';
-  let scrub = redactSecrets([]);
+  // The scrubber is rebuilt only when a secret changes; a copy, since the caller's list may be mutated.
+  let known: readonly string[] = [];
+  let scrub = redactSecrets(known);
   const streamWrite = (line: string) => {
     const list = current();
-    const key = JSON.stringify(list);
-    if (key !== known) {
-      known = key;
-      scrub = redactSecrets(list);
+    if (!sameSecrets(list, known)) {
+      known = [...list];
+      scrub = redactSecrets(known);
     }
     return scrub(line);
   };
   return pino({ level, hooks: { streamWrite }, serializers: { err: serializeError } }, destination);
+};
+
+const sameSecrets = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k += 1) if (a[k] !== b[k]) return false;
+  return true;
 };

@@ -54,6 +54,18 @@ describe('createLogger', () => {
     expect(text.match(/\[REDACTED\]/g)).toHaveLength(2);
   });
 
+  it('follows a list of secrets that grows in place, such as a webhook secret learnt at start', async () => {
+    const { destination, output } = capture();
+    const list = ['first-secret-aaa'];
+    const logger = createLogger({ level: 'info', secrets: () => list, destination });
+    logger.info('one first-secret-aaa');
+    list.push('second-secret-bbb');
+    logger.info('two second-secret-bbb first-secret-aaa');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(output()).not.toMatch(/first-secret|second-secret/);
+    expect(output().match(/\[REDACTED\]/g)).toHaveLength(3);
+  });
+
   it('keeps the secrets out of every line, errors, stacks, bindings and children included', async () => {
     const { destination, output } = capture();
     const logger = createLogger({ level: 'debug', secrets: [BOT_TOKEN, PORTAL_TOKEN], destination });

@@ -51,27 +51,64 @@ export const formatValue = (value: number): string => {
 
 type Series<S> = { labels: string; state: S };
 
-/** Label sets of one metric, keyed by their rendered form, capped at maxSeries. */
+/** Label values to the series they name, one map level per label, the last level holding the series. */
+type Known<S> = Map<string, Known<S> | Series<S>>;
+
+/**
+ * Label sets of one metric, keyed by their rendered form, capped at maxSeries. Each label set is
+ * rendered once, when first seen: later observations find their series by the label values alone.
+ */
 const createSeriesMap = <L extends string, S>(labelNames: readonly L[], maxSeries: number, init: () => S) => {
   const series = new Map<string, Series<S>>();
   const render = (values: readonly string[]) => values.map((v, k) => `${labelNames[k]}="${escapeLabelValue(v)}"`).join(',');
   const overflowKey = render(labelNames.map(() => OVERFLOW_LABEL_VALUE));
+  // Only label sets with a series of their own are remembered: sets folded into "other" (a leak of
+  // ids into a label) take the slow path each time rather than grow this map without bound.
+  const known: Known<S> = new Map();
+  const last = labelNames.length - 1;
+
+  const lookUp = (labels: Labels<L>): Series<S> | undefined => {
+    let level = known;
+    for (let k = 0; k < last; k += 1) {
+      const next = level.get(labels[labelNames[k]!]);
+      if (next === undefined) return undefined;
+      level = next as Known<S>;
+    }
+    return level.get(labels[labelNames[last]!]) as Series<S> | undefined;
+  };
+
+  const add = (labels: Labels<L>): Series<S> => {
+    const values = labelNames.map((name) => {
+      const value = labels[name];
+      if (typeof value !== 'string') throw new TypeError(`metrics: label "${name}" is missing`);
+      return value;
+    });
+    const own = render(values);
+    const key = !series.has(own) && series.size >= maxSeries ? overflowKey : own;
+    let entry = series.get(key);
+    if (entry === undefined) {
+      entry = { labels: key, state: init() };
+      series.set(key, entry);
+    }
+    if (key === own) {
+      let level = known;
+      for (let k = 0; k < last; k += 1) {
+        let next = level.get(values[k]!) as Known<S> | undefined;
+        if (next === undefined) level.set(values[k]!, (next = new Map()));
+        level = next;
+      }
+      level.set(values[last]!, entry);
+    }
+    return entry;
+  };
+
+  // A metric without labels has exactly one series: expose it from the start, at 0.
+  const only = labelNames.length === 0 ? add({} as Labels<L>) : undefined;
+
   return {
     series,
     get(labels: Labels<L>): S {
-      const values = labelNames.map((name) => {
-        const value = labels[name];
-        if (typeof value !== 'string') throw new TypeError(`metrics: label "${name}" is missing`);
-        return value;
-      });
-      let key = render(values);
-      if (!series.has(key) && series.size >= maxSeries) key = overflowKey;
-      let entry = series.get(key);
-      if (entry === undefined) {
-        entry = { labels: key, state: init() };
-        series.set(key, entry);
-      }
-      return entry.state;
+      return (only ?? lookUp(labels) ?? add(labels)).state;
     },
   };
 };
@@ -97,8 +134,6 @@ export const createMetricsRegistry = (): MetricsRegistry => {
   const singleValued = <L extends string>(options: MetricOptions<L>, type: 'counter' | 'gauge') => {
     const { header, labelNames, maxSeries } = register(options, type);
     const values = createSeriesMap(labelNames, maxSeries, () => ({ value: 0 }));
-    // A metric without labels has exactly one series: expose it from the start, at 0.
-    if (labelNames.length === 0) values.get({} as Labels<L>);
     renderers.set(options.name, () => [
       ...header,
       ...[...values.series.values()].map(({ labels, state }) => `${options.name}${braces(labels)} ${formatValue(state.value)}`),
@@ -134,7 +169,6 @@ export const createMetricsRegistry = (): MetricsRegistry => {
         throw new Error(`metrics: buckets of "${options.name}" must be finite and increasing`);
       }
       const values = createSeriesMap(labelNames, maxSeries, () => ({ counts: buckets.map(() => 0), sum: 0, count: 0 }));
-      if (labelNames.length === 0) values.get({} as Labels<L>);
       const { name } = options;
       renderers.set(name, () => [
         ...header,
@@ -149,18 +183,17 @@ export const createMetricsRegistry = (): MetricsRegistry => {
         if (Number.isNaN(value)) return;
         const state = values.get(labels);
         // Buckets are cumulative: an observation counts in every bucket whose bound it fits.
-        buckets.forEach((le, k) => {
-          if (value <= le) state.counts[k]! += 1;
-        });
+        for (let k = buckets.length - 1; k >= 0 && value <= buckets[k]!; k -= 1) state.counts[k]! += 1;
         state.sum += value;
         state.count += 1;
       };
       return {
         observe,
         startTimer(labels) {
-          const start = process.hrtime.bigint();
+          // performance.now() is a double; hrtime.bigint() allocates two BigInts per timing.
+          const start = performance.now();
           return () => {
-            const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+            const seconds = (performance.now() - start) / 1000;
             observe(labels, seconds);
             return seconds;
           };

@@ -5,7 +5,12 @@ import type { PageSize } from '../portal/query.ts';
 import type { UserSettings } from './store.ts';
 
 // Each user's language and page size and each group's language, shared by every replica: set
-// through one, read by the next update another serves.
+// through one, read by the next update another serves. Each write notifies the other replicas in
+// its own statement, so on commit (postgres-settings-listener.ts evicts their cached copy).
+
+/** The write, then a notice '<kind>:<id>' sent when (and only if) it commits. */
+const notifying = (write: string, kind: 'user' | 'chat', key: string): string =>
+  `WITH saved AS (${write} RETURNING ${key}) SELECT pg_notify('settings_changed', '${kind}:' || ${key}) FROM saved`;
 
 export type PostgresSettingsStore = {
   user(userId: number): Promise<UserSettings>;
@@ -27,15 +32,23 @@ export const createPostgresSettingsStore = (pool: pg.Pool, now: () => number): P
   },
   async setUserLocale(userId, locale) {
     await pool.query(
-      `INSERT INTO user_settings (user_id, locale, updated_at) VALUES ($1, $2, $3)
-       ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`,
+      notifying(
+        `INSERT INTO user_settings (user_id, locale, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`,
+        'user',
+        'user_id',
+      ),
       [checkId(userId), checkLocale(locale), now()],
     );
   },
   async setUserPageSize(userId, pageSize) {
     await pool.query(
-      `INSERT INTO user_settings (user_id, page_size, updated_at) VALUES ($1, $2, $3)
-       ON CONFLICT (user_id) DO UPDATE SET page_size = excluded.page_size, updated_at = excluded.updated_at`,
+      notifying(
+        `INSERT INTO user_settings (user_id, page_size, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id) DO UPDATE SET page_size = excluded.page_size, updated_at = excluded.updated_at`,
+        'user',
+        'user_id',
+      ),
       [checkId(userId), checkPageSize(pageSize), now()],
     );
   },
@@ -45,8 +58,12 @@ export const createPostgresSettingsStore = (pool: pg.Pool, now: () => number): P
   },
   async setChatLocale(chatId, locale) {
     await pool.query(
-      `INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES ($1, $2, $3)
-       ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`,
+      notifying(
+        `INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`,
+        'chat',
+        'chat_id',
+      ),
       [checkId(chatId), checkLocale(locale), now()],
     );
   },

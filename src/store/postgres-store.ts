@@ -9,6 +9,8 @@ import { migratePostgres } from './postgres-migrations.ts';
 import { createPool, describeDatabase } from './postgres-pool.ts';
 import { createPostgresQueryStore } from './postgres-queries.ts';
 import { createPostgresSettingsStore } from './postgres-settings.ts';
+import { listenForSettings } from './postgres-settings-listener.ts';
+import { cacheSettings } from './settings-cache.ts';
 import { createPostgresWatchStore } from './postgres-watches.ts';
 import type { Store } from './store.ts';
 
@@ -31,12 +33,15 @@ export type PostgresStoreOptions = {
   backoff?: Backoff;
   /** How long a connection may take to open (or to be free) before the call fails. */
   connectTimeoutMs?: number;
+  /** How long to wait between tries while the settings listener's connection is lost. */
+  listenBackoff?: Backoff;
 };
 
 const DAY_MS = 86_400_000;
 /** /readyz asks every few seconds: a database that takes longer than this is not ready. */
 const PING_TIMEOUT_MS = 3_000;
 const OPEN_BACKOFF: Backoff = { baseMs: 500, maxMs: 10_000 };
+const LISTEN_BACKOFF: Backoff = { baseMs: 250, maxMs: 10_000 };
 
 /**
  * Runs `open` until the database answers: a refused or lost connection is logged and tried again
@@ -69,6 +74,7 @@ export const openPostgresStore = async ({
   queryTtlDays = 180,
   backoff = OPEN_BACKOFF,
   connectTimeoutMs,
+  listenBackoff = LISTEN_BACKOFF,
 }: PostgresStoreOptions): Promise<Store> => {
   const database = describeDatabase(url);
   const pool = createPool({ url, size: poolSize, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
@@ -92,12 +98,15 @@ export const openPostgresStore = async ({
   }
   logger.info({ database, schemaVersion: version, poolSize }, 'the store is PostgreSQL');
 
+  // Suspended (read through) until the listener hears changes made by other replicas.
+  const settings = cacheSettings(withPostgresErrors(createPostgresSettingsStore(pool, now), database), { live: false });
+  const listener = await listenForSettings({ url, database, logger, cache: settings, backoff: listenBackoff, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
   const coordination = createPostgresCoordination(pool, database);
   let ended: Promise<void> | undefined;
   return {
     backend: 'postgres',
     queries: withPostgresErrors(queries, database),
-    settings: withPostgresErrors(createPostgresSettingsStore(pool, now), database),
+    settings: settings.settings,
     watches: withPostgresErrors(createPostgresWatchStore(pool), database),
     // The task's own failures are its caller's: `exclusively` guards only its own SQL.
     coordination: { ...withPostgresErrors(coordination, database), exclusively: coordination.exclusively },
@@ -118,7 +127,7 @@ export const openPostgresStore = async ({
         clearTimeout(timer);
       }
     },
-    close: () => (ended ??= pool.end()),
+    close: () => (ended ??= listener.close().then(() => pool.end())),
   };
 };
 

@@ -6,6 +6,7 @@ import { createMemoryLimits, type MemoryLimits } from './memory-limits.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteCoordination, type SqliteCoordination } from './sqlite-coordination.ts';
 import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.ts';
+import { cacheSettings } from './settings-cache.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './sqlite-watches.ts';
 import type { SettingsStore, Store } from './store.ts';
@@ -98,13 +99,14 @@ export const openSqliteStore = ({
     // cut may lose the last commits, never corrupt the file).
     if (!inMemory) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     const queries = createSqliteQueryStore(db, { now, ttlMs: queryTtlDays * DAY_MS });
-    const settings: SettingsStore = createSqliteSettingsStore(db, now);
+    // One process writes the file's settings: what it keeps in memory cannot go stale.
+    const settings: SettingsStore = cacheSettings(withStoreErrors(createSqliteSettingsStore(db, now), path)).settings;
     const coordination = createSqliteCoordination(db);
     const selectOne = db.prepare('SELECT 1');
     return {
       backend: 'sqlite',
       queries: withStoreErrors(queries, path),
-      settings: withStoreErrors(settings, path),
+      settings,
       watches: withStoreErrors(createSqliteWatchStore(db), path),
       // The task's own failures are its caller's: only the SQL methods are guarded.
       coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },

@@ -58,6 +58,31 @@ describe('createMetricsRegistry', () => {
     expect(registry.render().split('\n').slice(2, -1)).toEqual(['by_user_total{user="1"} 2', 'by_user_total{user="2"} 1', 'by_user_total{user="other"} 2']);
   });
 
+  it('keeps each label set apart when label sets share values, before and after the cap', () => {
+    const registry = createMetricsRegistry();
+    const calls = registry.counter<'a' | 'b'>({ name: 'calls_total', help: 'Calls.', labelNames: ['a', 'b'], maxSeries: 4 });
+    const sets = [
+      { a: 'x', b: 'y' },
+      { a: 'x', b: 'z' },
+      { a: 'x,b="y"', b: '' },
+      { a: 'y', b: 'x' },
+      { a: 'x', b: 'y' },
+      { a: 'late', b: 'y' },
+      { a: 'x', b: 'late' },
+      { a: 'x', b: 'z' },
+      { a: 'late', b: 'y' },
+    ];
+    for (const labels of sets) calls.inc(labels);
+    expect(registry.render().split('\n').slice(2, -1)).toEqual([
+      'calls_total{a="x",b="y"} 2',
+      'calls_total{a="x",b="z"} 2',
+      'calls_total{a="x,b=\\"y\\"",b=""} 1',
+      'calls_total{a="y",b="x"} 1',
+      'calls_total{a="other",b="other"} 3',
+    ]);
+    expect(() => calls.inc({ a: 'x' } as { a: string; b: string })).toThrow(/label "b" is missing/);
+  });
+
   it('refuses bad names, duplicates, decreasing counters and missing labels', () => {
     const registry = createMetricsRegistry();
     expect(() => registry.counter({ name: 'bad-name', help: '' })).toThrow(/invalid metric name/);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { TelegramError } from 'telegraf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { createBotApiClient, toJsonBody } from '../../src/telegram/bot-api-client.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';
 
 const TOKEN = '123456:secret-token';
@@ -133,5 +133,28 @@ describe('the Bot API client', () => {
     const error = (await pending) as Error;
     expect(error.name).toBe('AbortError');
     await client.close();
+  });
+});
+
+describe('toJsonBody', () => {
+  it('leaves out null and undefined fields at every depth, and nothing else', () => {
+    const payload = {
+      chat_id: 1,
+      text: 'a :null in the text, and "q":null',
+      reply_parameters: undefined,
+      reply_markup: { inline_keyboard: [[{ text: 'x', callback_data: 'o:1', url: null, pay: undefined }]] },
+      list: [null, undefined, 0, ''],
+      ok: false,
+    };
+    expect(JSON.parse(toJsonBody(payload))).toEqual({
+      chat_id: 1,
+      text: 'a :null in the text, and "q":null',
+      reply_markup: { inline_keyboard: [[{ text: 'x', callback_data: 'o:1' }]] },
+      list: [null, null, 0, ''],
+      ok: false,
+    });
+    expect(toJsonBody({ chat_id: 1, text: 'no nulls', entities: [], reply_markup: { remove_keyboard: true } })).toBe(
+      '{"chat_id":1,"text":"no nulls","entities":[],"reply_markup":{"remove_keyboard":true}}',
+    );
   });
 });

@@ -9,6 +9,13 @@ describe('escapeHtml', () => {
     );
   });
 
+  test('escapes at either end and in runs, and leaves other text as it is', () => {
+    expect(escapeHtml('<<&>>"')).toBe('&lt;&lt;&amp;&gt;&gt;&quot;');
+    expect(escapeHtml("a'b «в» 😀 №3")).toBe("a'b «в» 😀 №3");
+    expect(escapeHtml('')).toBe('');
+    expect(escapeHtml('😀<😀')).toBe('😀&lt;😀');
+  });
+
   test('an already escaped text is escaped again, so it reaches the user as typed', () => {
     expect(escapeHtml('&lt;b&gt;')).toBe('&amp;lt;b&amp;gt;');
     expect(parseHtml(escapeHtml('&lt;b&gt; <i>')).text).toBe('&lt;b&gt; <i>');

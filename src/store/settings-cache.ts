@@ -1,0 +1,151 @@
+import type { Locale } from '../i18n.ts';
+import type { Awaitable, SettingsStore, UserSettings } from './store.ts';
+
+// Every update reads its user's settings (and its group's language): kept in this process's
+// memory, the least recently used forgotten past a bound. "Nothing saved" is kept too: it is
+// the common case. Writes through this process update the cache; changes made elsewhere (another
+// replica) arrive through `forget`, and while they might go unheard the cache is suspended.
+
+/** A map that forgets its least recently used entry past `capacity`; O(1) per call. */
+export type Lru<K, V> = {
+  get(key: K): V | undefined;
+  /** The value without making it recently used. */
+  peek(key: K): V | undefined;
+  set(key: K, value: V): void;
+  delete(key: K): void;
+  clear(): void;
+  readonly size: number;
+};
+
+export const createLru = <K, V>(capacity: number): Lru<K, V> => {
+  // A Map iterates in insertion order: re-inserting on use keeps the oldest first.
+  const entries = new Map<K, V>();
+  return {
+    get(key) {
+      const value = entries.get(key);
+      if (value !== undefined) {
+        entries.delete(key);
+        entries.set(key, value);
+      }
+      return value;
+    },
+    peek: (key) => entries.get(key),
+    set(key, value) {
+      entries.delete(key);
+      entries.set(key, value);
+      if (entries.size > capacity) entries.delete(entries.keys().next().value as K);
+    },
+    delete: (key) => void entries.delete(key),
+    clear: () => entries.clear(),
+    get size() {
+      return entries.size;
+    },
+  };
+};
+
+export type SettingsKind = 'user' | 'chat';
+
+export type SettingsCache = {
+  settings: SettingsStore;
+  /** Another process changed them: the next read asks the store. */
+  forget(kind: SettingsKind, id: number): void;
+  /** Changes may go unheard from now on: forget everything, and read through until `resume`. */
+  suspend(): void;
+  /** Changes are heard again: start empty (some may have been missed) and keep what is read. */
+  resume(): void;
+  readonly size: number;
+};
+
+export type SettingsCacheOptions = { capacity?: number; live?: boolean };
+
+const then = <T, R>(value: Awaitable<T>, next: (value: T) => R): Awaitable<R> => (value instanceof Promise ? value.then(next) : next(value));
+
+/** One frozen object per combination: entries cost no allocation, and nobody can alter a shared one. */
+const interned = new Map<string, Readonly<UserSettings>>();
+const intern = (settings: UserSettings): UserSettings => {
+  const key = `${settings.locale ?? ''}:${settings.pageSize ?? ''}`;
+  let shared = interned.get(key);
+  if (!shared) {
+    shared = Object.freeze({ ...(settings.locale && { locale: settings.locale }), ...(settings.pageSize && { pageSize: settings.pageSize }) });
+    interned.set(key, shared);
+  }
+  return shared;
+};
+
+export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: startLive = true }: SettingsCacheOptions = {}): SettingsCache => {
+  const users = createLru<number, UserSettings>(capacity);
+  // null: the chat has no language saved.
+  const chats = createLru<number, Locale | null>(capacity);
+  let live = startLive;
+  // Bumped by every invalidation and write: a read or write that began before keeps nothing,
+  // since what it saw may be older than what was forgotten.
+  let epoch = 0;
+  const forgetAll = () => {
+    epoch += 1;
+    users.clear();
+    chats.clear();
+  };
+
+  const writeUser = (userId: number, write: () => Awaitable<void>, change: Partial<UserSettings>): Awaitable<void> => {
+    const started = epoch;
+    return then(write(), () => {
+      const current = users.peek(userId);
+      const keep = live && started === epoch && current !== undefined;
+      epoch += 1;
+      if (keep) users.set(userId, intern({ ...current, ...change }));
+      else users.delete(userId);
+    });
+  };
+
+  const settings: SettingsStore = {
+    user(userId) {
+      const hit = live ? users.get(userId) : undefined;
+      if (hit) return hit;
+      const started = epoch;
+      return then(inner.user(userId), (found) => {
+        const shared = intern(found);
+        if (live && started === epoch) users.set(userId, shared);
+        return shared;
+      });
+    },
+    setUserLocale: (userId, locale) => writeUser(userId, () => inner.setUserLocale(userId, locale), { locale }),
+    setUserPageSize: (userId, pageSize) => writeUser(userId, () => inner.setUserPageSize(userId, pageSize), { pageSize }),
+    chatLocale(chatId) {
+      const hit = live ? chats.get(chatId) : undefined;
+      if (hit !== undefined) return hit ?? undefined;
+      const started = epoch;
+      return then(inner.chatLocale(chatId), (found) => {
+        if (live && started === epoch) chats.set(chatId, found ?? null);
+        return found;
+      });
+    },
+    setChatLocale(chatId, locale) {
+      const started = epoch;
+      return then(inner.setChatLocale(chatId, locale), () => {
+        const keep = live && started === epoch;
+        epoch += 1;
+        if (keep) chats.set(chatId, locale);
+        else chats.delete(chatId);
+      });
+    },
+  };
+
+  return {
+    settings,
+    forget(kind, id) {
+      epoch += 1;
+      (kind === 'user' ? users : chats).delete(id);
+    },
+    suspend() {
+      live = false;
+      forgetAll();
+    },
+    resume() {
+      forgetAll();
+      live = true;
+    },
+    get size() {
+      return users.size + chats.size;
+    },
+  };
+};
