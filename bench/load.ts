@@ -27,7 +27,15 @@ const random = (seed: number) => () => {
   return seed / 0x7fffffff;
 };
 
-export const runLoad = async (api: LeanBotApi, options: { users: number; durationMs: number; firstUserId: number; timeoutMs?: number; seed?: number; ratePerSecond?: number }): Promise<LoadResult> => {
+/**
+ * `users` actions in flight; with `distinctUsers` (more than `users`), each of those slots takes
+ * its turns as a different user, in rotation over that many ids (slot i: ids i, i + users, …), so
+ * the bot sees that many distinct users under the same load.
+ */
+export const runLoad = async (
+  api: LeanBotApi,
+  options: { users: number; durationMs: number; firstUserId: number; timeoutMs?: number; seed?: number; ratePerSecond?: number; distinctUsers?: number; lookupsOnly?: boolean },
+): Promise<LoadResult> => {
   const pending = new Map<number, (answer: Answer) => void>();
   api.onAnswer((answer) => {
     const resolve = pending.get(answer.chatId);
@@ -44,8 +52,13 @@ export const runLoad = async (api: LeanBotApi, options: { users: number; duratio
   // Paced: each user sends at most one action per interval, so the offered load is the rate (when
   // the bot keeps up) and the latency is the bot's, not the queue's of a saturated closed loop.
   const intervalMs = options.ratePerSecond ? (1000 * options.users) / options.ratePerSecond : 0;
-  const user = async (userId: number, index: number) => {
-    let last: BotMessage | undefined;
+  const distinct = Math.max(options.users, options.distinctUsers ?? 0);
+  /** Each user's last answer, the message its ◀ ▶ presses act on. */
+  const lastOf = new Map<number, BotMessage>();
+  const slot = async (index: number) => {
+    // This slot's ids: index, index + users, … below distinct; no other slot has them.
+    const ids = Math.floor((distinct - 1 - index) / options.users) + 1;
+    let turn = 0;
     let nextAt = started + (intervalMs * index) / options.users;
     while (performance.now() < deadline) {
       if (intervalMs > 0) {
@@ -57,6 +70,8 @@ export const runLoad = async (api: LeanBotApi, options: { users: number; duratio
         nextAt = Math.max(nextAt + intervalMs, performance.now());
         if (performance.now() >= deadline) break;
       }
+      const userId = options.firstUserId + index + options.users * (turn++ % ids);
+      const last = lastOf.get(userId);
       const buttons = last?.keyboard.flat() ?? [];
       const dataOf = (text: string) => {
         const button = buttons.find((candidate) => candidate.text === text);
@@ -77,18 +92,18 @@ export const runLoad = async (api: LeanBotApi, options: { users: number; duratio
         });
       });
       const at = performance.now();
-      if (last && forward && roll < 0.55) api.press(userId, last, forward);
-      else if (last && back && roll < 0.75) api.press(userId, last, back);
+      if (last && forward && roll < 0.55 && !options.lookupsOnly) api.press(userId, last, forward);
+      else if (last && back && roll < 0.75 && !options.lookupsOnly) api.press(userId, last, back);
       else {
         kind = 'lookup';
         api.say(userId, LOOKUPS[Math.floor(next() * LOOKUPS.length)] ?? '/order 0007300100');
       }
       const answer = await answered;
       samples.push({ kind, ms: (answer?.at ?? performance.now()) - at, outcome: answer === undefined ? 'timeout' : answer.alert !== undefined ? 'alert' : 'answer' });
-      if (answer?.message) last = answer.message;
+      if (answer?.message) lastOf.set(userId, answer.message);
     }
   };
-  await Promise.all(Array.from({ length: options.users }, (_, index) => user(options.firstUserId + index, index)));
+  await Promise.all(Array.from({ length: options.users }, (_, index) => slot(index)));
   return { samples, durationMs: performance.now() - started, actions: samples.length };
 };
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import { renderReplicasSection, REPLICAS_MARKERS } from './replicas-report.ts';
 import { markedSection, writeMarkedSection } from './sections.ts';
 import { runWatchBench } from './watch.ts';
 import { EXPORT_MARKERS, exportMain } from './export.ts';
+import { runFloorBench } from './floor.ts';
+import { FLOOR_MARKERS, renderFloorSection } from './floor-report.ts';
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
@@ -27,10 +30,14 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // alone (bench/replicas.ts: one replica on sqlite, one and two on PostgreSQL, webhook mode), which
 // `npm run bench` also runs; it writes only the "Replicas" section.
 
+// npm run bench -- --floor [--quick] [--runs 3] [--changes "…"]: issue 14's scenario alone (bench/floor.ts:
+// the floor bot, the bare Telegraf bot and the bot in turns; 100 vs 20,000 distinct users), which
+// `npm run bench` also runs; it writes only its section, with --changes as what changed since the last run.
+
 // `--replicas` alone is the replicas scenario; `--replicas 2` (with --watch) a number of replicas.
 const argv = process.argv.slice(2).flatMap((arg, index, all) => (arg === '--replicas' && !/^\d+$/.test(all[index + 1] ?? '') ? ['--replicas=scenario'] : [arg]));
 /** The command as BENCHMARKS.md shows it: without --out, which says where the file went. */
-const shownArgs = argv.filter((arg, index) => arg !== '--out' && argv[index - 1] !== '--out' && !arg.startsWith('--out=')).join(' ').replace('--replicas=scenario', '--replicas');
+const shownArgs = argv.filter((arg, index) => !['--out', '--changes'].includes(arg) && !['--out', '--changes'].includes(argv[index - 1] ?? '') && !/^--(out|changes)=/.test(arg)).join(' ').replace('--replicas=scenario', '--replicas');
 const { values: args } = parseArgs({
   args: argv,
   options: {
@@ -47,6 +54,9 @@ const { values: args } = parseArgs({
     replicas: { type: 'string' },
     runs: { type: 'string' },
     'replica-rate': { type: 'string', default: '150' },
+    floor: { type: 'boolean', default: false },
+    changes: { type: 'string' },
+    'many-users': { type: 'string', default: '20000' },
   },
 });
 const USERS = Number(args.users);
@@ -229,6 +239,40 @@ const replicasMain = async () => {
   }
 };
 
+/** The source measured: the last commit and whether the work tree differs from it (read-only git). */
+const sourceState = (): string => {
+  const git = (...command: string[]) => spawnSync('git', ['-C', root, ...command], { encoding: 'utf8' }).stdout.trim();
+  const head = git('log', '--oneline', '-1').slice(0, 60);
+  const dirty = git('status', '--porcelain', '--', 'src', 'bench', 'package.json').split('\n').filter(Boolean).length;
+  return `\`${head || 'unknown'}…\`${dirty > 0 ? `, with uncommitted changes (${dirty} files under src/, bench/, package.json)` : ''}.${args.changes ? ` Since the last recorded run: ${args.changes}` : ''}`;
+};
+
+/** Issue 14: the bot against the framework-free floor and the bare Telegraf bot; 100 vs 20,000 distinct users. */
+const floorScenario = async (temp: string) => {
+  const setting = { seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: RATE, users: USERS, concurrency: CONCURRENCY };
+  const result = await runFloorBench({
+    ...setting,
+    root,
+    temp,
+    runs: Number(args.runs ?? 3),
+    manyUsers: Number(args['many-users']),
+    fewUsers: 100,
+    log,
+  });
+  return renderFloorSection(result, setting, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`, sourceState());
+};
+
+const floorMain = async () => {
+  const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  try {
+    const section = await floorScenario(temp);
+    process.stdout.write(`\n${section}\n`);
+    writeMarkedSection(outPath, FLOOR_MARKERS, section, { before: REPLICAS_MARKERS });
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+};
+
 const main = async () => {
   const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
   try {
@@ -294,7 +338,11 @@ const main = async () => {
     // 4. The same load against one replica on sqlite, one and two on PostgreSQL (webhook mode).
     const replicas = await replicasScenario(temp);
 
-    write({ bare, bot0, barePaced, bareSaturated, paced0, run1, run2, store1, store2, metrics0, delayed, bounded }, replicas);
+    // 5. Issue 14: the floor bot beside the bare bot and the bot; 100 vs 20,000 distinct users.
+    log('the floor: framework-free bot, bare Telegraf, the bot');
+    const floor = await floorScenario(temp);
+
+    write({ bare, bot0, barePaced, bareSaturated, paced0, run1, run2, store1, store2, metrics0, delayed, bounded }, [floor, replicas].join('\n\n'));
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
@@ -412,4 +460,4 @@ const write = (r: Results, replicas: string) => {
 
 // npm run bench -- --export [--quick]: the export scenario alone (bench/export.ts), which writes only the "Export" section.
 const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
-await (args.export ? exportOnly() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
+await (args.export ? exportOnly() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());

@@ -1,0 +1,146 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
+import { percentile, runLoad } from './load.ts';
+import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
+import { cpuMs, freePort, rssMb, start, type Child } from './proc.ts';
+
+// Issue 14's scenario: the bot beside the two floors, the framework-free bot (bench/floor-bot.ts:
+// undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
+// fresh on its own lean Bot API (the same emulator) against one demo portal at 0 ms, taking turns
+// run after run; then the bot under the same saturated load from 100 users and from 20,000 distinct
+// users, also in turns, each run on a fresh bot.
+
+export const BOTS = ['floor', 'bare', 'bot'] as const;
+export type BotName = (typeof BOTS)[number];
+const SCRIPTS: Record<BotName, string> = { floor: 'bench/floor-bot.ts', bare: 'bench/bare-bot.ts', bot: 'src/main.ts' };
+
+/** One measured phase: throughput, latency percentiles, CPU per update from /proc. */
+export type Measured = { throughput: number; p50: number; p95: number; p99: number; cpuMsPerUpdate: number; timeouts: number; lookups: number; pages: number; rssAfterMb: number };
+export type BotRun = { paced: Measured; saturated: Measured };
+export type UsersRun = { users: number; distinct: number; saturated: Measured };
+export type FloorResult = {
+  runs: Array<Record<BotName, BotRun>>;
+  usersRuns: Array<{ few: UsersRun; many: UsersRun }>;
+  /** The machine's 1-minute load average at the start and at the end: other work sharing the cores. */
+  load: { start: number; end: number };
+};
+
+const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+
+export type FloorOptions = {
+  root: string;
+  temp: string;
+  runs: number;
+  seconds: number;
+  warmUpMs: number;
+  rate: number;
+  users: number;
+  /** The distinct users of the many-users phase (each of `users` slots rotates over its share). */
+  manyUsers: number;
+  fewUsers: number;
+  concurrency: number;
+  log: (line: string) => void;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let nextUserId = 5_000_000;
+
+const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean }): Promise<Measured> => {
+  const firstUserId = nextUserId;
+  nextUserId += Math.max(load.users, load.distinct ?? 0);
+  const pid = child.process.pid!;
+  const cpuBefore = cpuMs(pid);
+  const result = await runLoad(api, {
+    users: load.users,
+    durationMs: load.ms,
+    firstUserId,
+    ...(load.rate !== undefined && { ratePerSecond: load.rate }),
+    ...(load.distinct !== undefined && { distinctUsers: load.distinct }),
+    ...(load.lookupsOnly && { lookupsOnly: true }),
+  });
+  const cpu = cpuMs(pid) - cpuBefore;
+  const answered = result.samples.filter((sample) => sample.outcome !== 'timeout');
+  const sorted = answered.map((sample) => sample.ms).sort((a, b) => a - b);
+  return {
+    throughput: answered.length / (result.durationMs / 1000),
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    cpuMsPerUpdate: cpu / result.actions,
+    timeouts: result.samples.length - answered.length,
+    lookups: result.samples.filter((sample) => sample.kind === 'lookup').length,
+    pages: result.samples.filter((sample) => sample.kind === 'page').length,
+    rssAfterMb: rssMb(pid),
+  };
+};
+
+/** Starts one bot with an update waiting and returns once it has answered it. */
+const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, portalUrl: string, logFile: string): Promise<Child> => {
+  const answered = new Promise<boolean>((resolve) => api.onAnswer(() => resolve(true)));
+  api.say(1, '/order 0007300100');
+  const env: Record<string, string> = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.apiRoot, PORTAL_URL: portalUrl, PORTAL_TOKEN };
+  if (name === 'bot') {
+    Object.assign(env, {
+      ALLOW_ANYONE: 'true',
+      DATA_DIR: mkdtempSync(join(options.temp, 'data-')),
+      PORT: String(await freePort()),
+      FLOOD_LIMIT_PER_MINUTE: '10000',
+      CONCURRENCY: String(options.concurrency),
+    });
+  }
+  const child = start(join(options.root, SCRIPTS[name]), env, logFile);
+  const exited = new Promise<boolean>((resolve) => child.process.once('exit', () => resolve(false)));
+  if (!(await Promise.race([answered, exited, sleep(30_000).then(() => false)]))) throw new Error(`${name} did not answer (exited or 30 s):\n${child.stderr()}`);
+  return child;
+};
+
+const line = (m: Measured) =>
+  `${m.throughput.toFixed(0)} updates/s, p50/p95/p99 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)}/${m.p99.toFixed(1)} ms, ${m.cpuMsPerUpdate.toFixed(3)} CPU ms/update, RSS ${m.rssAfterMb.toFixed(1)} MB`;
+
+export const runFloorBench = async (options: FloorOptions): Promise<FloorResult> => {
+  const { log, seconds, warmUpMs, rate, users } = options;
+  const portal = await startDelayedPortal(0);
+  const result: FloorResult = { runs: [], usersRuns: [], load: { start: loadAverage(), end: NaN } };
+  try {
+    for (let run = 1; run <= options.runs; run++) {
+      const byBot: Partial<Record<BotName, BotRun>> = {};
+      for (const name of BOTS) {
+        const api = await startLeanBotApi();
+        const child = await launch(name, options, api, portal.url, join(options.temp, `floor-${name}-${run}.log`));
+        try {
+          await measure(api, child, { users, ms: warmUpMs, rate });
+          const paced = await measure(api, child, { users, ms: seconds * 1000, rate });
+          const saturated = await measure(api, child, { users, ms: seconds * 1000 });
+          log(`  run ${run}, ${name}: paced ${rate}/s ${line(paced)}; saturated ${line(saturated)}`);
+          byBot[name] = { paced, saturated };
+        } finally {
+          await child.stop();
+          await api.close();
+        }
+      }
+      result.runs.push(byBot as Record<BotName, BotRun>);
+    }
+    for (let run = 1; run <= options.runs; run++) {
+      const pair: Partial<{ few: UsersRun; many: UsersRun }> = {};
+      for (const [key, distinct] of [['few', options.fewUsers], ['many', options.manyUsers]] as const) {
+        const api = await startLeanBotApi();
+        const child = await launch('bot', options, api, portal.url, join(options.temp, `users-${distinct}-${run}.log`));
+        try {
+          await measure(api, child, { users: options.fewUsers, ms: warmUpMs, rate });
+          const saturated = await measure(api, child, { users: options.fewUsers, ms: seconds * 1000, distinct, lookupsOnly: true });
+          log(`  run ${run}, bot, ${distinct} distinct users: ${line(saturated)}`);
+          pair[key] = { users: options.fewUsers, distinct, saturated };
+        } finally {
+          await child.stop();
+          await api.close();
+        }
+      }
+      result.usersRuns.push(pair as { few: UsersRun; many: UsersRun });
+    }
+  } finally {
+    await portal.close();
+  }
+  result.load.end = loadAverage();
+  return result;
+};
