@@ -1,134 +1,19 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
-import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
-import { startArgs } from '../support/start-command.ts';
+import { describe, expect, it } from 'vitest';
+import type { BotProcess } from '../support/bot-process.ts';
+import { useBotProcesses } from '../support/process-fixture.ts';
 
 // src/main.ts as the container runs it: a process, configured by its environment, talking to
 // the Bot API emulator and the test portal over HTTP, logging JSON on stderr.
 
 const GRACE_MS = 5000;
 
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-};
+const f = useBotProcesses();
 
-type Bot = {
-  port: number;
-  lines: Array<Record<string, unknown>>;
-  /** stderr lines that are not JSON objects. */
-  garbage: string[];
-  stderr: () => string;
-  waitForLog(predicate: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
-  child: ChildProcessByStdio<null, Readable, Readable>;
-};
+type Bot = BotProcess;
 
-let api: BotApi;
-let portal: TestPortal;
-let dataDir: string;
-const running: Bot[] = [];
-
-beforeEach(async () => {
-  api = await startBotApi();
-  portal = await startTestPortal();
-  dataDir = mkdtempSync(join(tmpdir(), 'bot-process-'));
-});
-afterEach(async () => {
-  for (const bot of running.splice(0)) {
-    if (bot.child.exitCode === null && bot.child.signalCode === null) bot.child.kill('SIGKILL');
-    await bot.exited;
-  }
-  await portal.close();
-  await api.close();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const startBot = async (env: Record<string, string> = {}, { waitUntilReceiving = true } = {}): Promise<Bot> => {
-  const port = await freePort();
-  const child = spawn(process.execPath, startArgs(), {
-    env: {
-      PATH: process.env.PATH ?? '',
-      BOT_TOKEN: api.token,
-      TELEGRAM_API_ROOT: api.apiRoot,
-      PORTAL_URL: portal.url,
-      PORTAL_TOKEN: portal.token,
-      ALLOW_ANYONE: 'true',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      LOG_LEVEL: 'debug',
-      SHUTDOWN_GRACE_MS: String(GRACE_MS),
-      PORTAL_TIMEOUT_MS: '5000',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const lines: Array<Record<string, unknown>> = [];
-  const garbage: string[] = [];
-  const watchers = new Set<() => void>();
-  let raw = '';
-  let partial = '';
-  child.stdout.resume();
-  child.stderr.on('data', (chunk: Buffer) => {
-    raw += chunk.toString();
-    partial += chunk.toString();
-    const complete = partial.split('\n');
-    partial = complete.pop() ?? '';
-    for (const text of complete.filter(Boolean)) {
-      try {
-        const parsed: unknown = JSON.parse(text);
-        if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) lines.push(parsed as Record<string, unknown>);
-        else garbage.push(text);
-      } catch {
-        garbage.push(text);
-      }
-    }
-    for (const watcher of [...watchers]) watcher();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) =>
-    child.on('exit', (code, signal) => {
-      resolve({ code, signal, at: performance.now() });
-      for (const watcher of [...watchers]) watcher();
-    }),
-  );
-  const bot: Bot = {
-    port,
-    lines,
-    garbage,
-    stderr: () => raw,
-    child,
-    exited,
-    waitForLog: (predicate, timeoutMs = 8000) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const found = lines.find(predicate);
-          if (found) return done(() => resolve(found));
-          if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`the bot exited; stderr:\n${raw}`)));
-        };
-        const timer = setTimeout(() => done(() => reject(new Error(`no such log line within ${timeoutMs} ms; stderr:\n${raw}`))), timeoutMs);
-        const done = (settle: () => void) => {
-          clearTimeout(timer);
-          watchers.delete(check);
-          settle();
-        };
-        watchers.add(check);
-        check();
-      }),
-  };
-  running.push(bot);
-  if (waitUntilReceiving) await bot.waitForLog((line) => line.msg === 'receiving updates');
-  return bot;
-};
+/** main.ts as the container runs it, on this test's emulator, portal and data directory. */
+const startBot = (env: Record<string, string> = {}, { waitUntilReceiving = true } = {}): Promise<Bot> =>
+  f.start({ SHUTDOWN_GRACE_MS: String(GRACE_MS), PORTAL_TIMEOUT_MS: '5000', ...env }, { waitUntilReceiving });
 
 const get = async (bot: Bot, path: string) => {
   const response = await fetch(`http://127.0.0.1:${bot.port}${path}`);
@@ -149,15 +34,15 @@ const expectNoSecrets = (bot: Bot, secrets: string[]) => {
 describe('main.ts in polling mode', () => {
   it('serves /healthz, /readyz and /metrics, and logs JSON with no token, error paths included', async () => {
     const bot = await startBot();
-    await api.waitForPolling();
+    await f.api.waitForPolling();
 
     const health = await get(bot, '/healthz');
     expect(health.status).toBe(200);
     expect(JSON.parse(health.body)).toEqual({ status: 'ok' });
 
-    const user = api.createUser({ language_code: 'en' });
-    api.sendText({ from: user, text: '/order 0007300100' });
-    expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+    const user = f.api.createUser({ language_code: 'en' });
+    f.api.sendText({ from: user, text: '/order 0007300100' });
+    expect((await f.api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
 
     const ready = await get(bot, '/readyz');
     expect(ready.type).toContain('application/json');
@@ -165,13 +50,13 @@ describe('main.ts in polling mode', () => {
     expect(JSON.parse(ready.body)).toMatchObject({ status: 'ready', detail: { circuit: 'closed', lastPortalSuccess: expect.any(String) } });
 
     // A failing portal call (5xx twice: the retry fails too) and a Telegram error.
-    portal.failNext('http500', 2);
-    api.sendText({ from: user, text: '/order 0007300117' });
-    expect((await api.nextBotMessage(user.id)).text).toContain('The portal answered with an error');
-    api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' }, { chatId: user.id });
-    api.sendText({ from: user, text: '/order 0007300134' });
+    f.portal.failNext('http500', 2);
+    f.api.sendText({ from: user, text: '/order 0007300117' });
+    expect((await f.api.nextBotMessage(user.id)).text).toContain('The portal answered with an error');
+    f.api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' }, { chatId: user.id });
+    f.api.sendText({ from: user, text: '/order 0007300134' });
     await bot.waitForLog((line) => line.msg === 'update failed' || line.msg === 'could not tell the user about a failure');
-    await api.waitForIdle();
+    await f.api.waitForIdle();
 
     const metrics = await get(bot, '/metrics');
     expect(metrics.status).toBe(200);
@@ -184,32 +69,32 @@ describe('main.ts in polling mode', () => {
     expect((await bot.exited).code).toBe(0);
     expect(bot.lines.some((line) => line.msg === 'portal call failed, retrying')).toBe(true);
     expect(bot.lines.some((line) => line.audit === true && line.userId === user.id && line.results === 1)).toBe(true);
-    expectNoSecrets(bot, [api.token, api.token.split(':')[1] ?? '', portal.token]);
+    expectNoSecrets(bot, [f.api.token, f.api.token.split(':')[1] ?? '', f.portal.token]);
   });
 
   it('on SIGTERM answers the lookup in flight, then exits 0 within the grace', async () => {
     const bot = await startBot();
-    await api.waitForPolling();
-    const hold = portal.hangWhere((url) => url.includes('0007300100'));
-    const user = api.createUser({ language_code: 'en' });
-    api.sendText({ from: user, text: '/order 0007300100' });
-    await api.waitFor(() => hold.count() === 1, { description: 'the lookup held by the portal' });
+    await f.api.waitForPolling();
+    const hold = f.portal.hangWhere((url) => url.includes('0007300100'));
+    const user = f.api.createUser({ language_code: 'en' });
+    f.api.sendText({ from: user, text: '/order 0007300100' });
+    await f.api.waitFor(() => hold.count() === 1, { description: 'the lookup held by the portal' });
 
     const signalled = performance.now();
     bot.child.kill('SIGTERM');
     await bot.waitForLog((line) => line.msg === 'stopping: no new updates, finishing those in flight');
     // A message sent after the stop is not taken.
-    const late = api.createUser({ language_code: 'en' });
-    api.sendText({ from: late, text: '/order 0007300117' });
+    const late = f.api.createUser({ language_code: 'en' });
+    f.api.sendText({ from: late, text: '/order 0007300117' });
     const released = setTimeout(() => hold.release(), 1000);
-    const reply = await api.nextBotMessage(user.id);
+    const reply = await f.api.nextBotMessage(user.id);
     expect(reply.text).toContain('Orders 1–1 of 1');
     const exit = await bot.exited;
     clearTimeout(released);
     expect(exit.code).toBe(0);
     expect(exit.at - signalled).toBeGreaterThanOrEqual(900);
     expect(exit.at - signalled).toBeLessThan(GRACE_MS);
-    expect(api.messagesIn(late.id)).toEqual([]);
+    expect(f.api.messagesIn(late.id)).toEqual([]);
     expect(bot.lines.some((line) => line.msg === 'stopped')).toBe(true);
   });
 });
@@ -217,7 +102,7 @@ describe('main.ts in polling mode', () => {
 describe('main.ts in webhook mode', () => {
   it('sets the webhook with a secret and the update types, and handles only posts with the right secret', async () => {
     const bot = await startBot({ WEBHOOK_URL: 'https://example.invalid/hook/abc' });
-    const hook = api.webhook;
+    const hook = f.api.webhook;
     expect(hook?.url).toBe('https://example.invalid/hook/abc');
     const params = hook?.params ?? {};
     const allowed: unknown = typeof params.allowed_updates === 'string' ? JSON.parse(params.allowed_updates) : params.allowed_updates;
@@ -226,8 +111,8 @@ describe('main.ts in webhook mode', () => {
     expect(typeof secret).toBe('string');
     expect(secret).toMatch(/^[A-Za-z0-9_-]{16,256}$/);
 
-    const user = api.createUser({ language_code: 'en' });
-    const message = api.sendText({ from: user, text: '/order 0007300100' });
+    const user = f.api.createUser({ language_code: 'en' });
+    const message = f.api.sendText({ from: user, text: '/order 0007300100' });
     let updateId = 900_000;
     const post = (headers: Record<string, string>) =>
       fetch(`http://127.0.0.1:${bot.port}/hook/abc`, {
@@ -239,33 +124,33 @@ describe('main.ts in webhook mode', () => {
     expect((await post({ 'x-telegram-bot-api-secret-token': 'wrong-secret' })).status).toBe(401);
     expect((await post({})).status).toBe(401);
     expect((await post({ 'x-telegram-bot-api-secret-token': secret as string })).status).toBe(200);
-    const reply = await api.nextBotMessage(user.id);
+    const reply = await f.api.nextBotMessage(user.id);
     expect(reply.text).toContain('Orders 1–1 of 1');
     expect(bot.lines.filter((line) => line.msg === 'webhook request without the right secret token')).toHaveLength(2);
 
     bot.child.kill('SIGTERM');
     expect((await bot.exited).code).toBe(0);
     // One answer: the two refused posts were not handled.
-    expect(api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
-    expectNoSecrets(bot, [api.token, api.token.split(':')[1] ?? '', portal.token, secret as string]);
+    expect(f.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
+    expectNoSecrets(bot, [f.api.token, f.api.token.split(':')[1] ?? '', f.portal.token, secret as string]);
   });
 });
 
 describe('main.ts when Telegram fails at start', () => {
   it('retries a Bot API that answers 502 at first, starts the webhook, answers, and never logs the generated secret', async () => {
-    api.failNext('getMe', { error_code: 502 }, { times: 2 });
-    api.failNext('setWebhook', { error_code: 502 });
+    f.api.failNext('getMe', { error_code: 502 }, { times: 2 });
+    f.api.failNext('setWebhook', { error_code: 502 });
     const bot = await startBot({ WEBHOOK_URL: 'https://example.invalid/hook/abc' });
-    const secret = String(api.webhook?.params.secret_token);
-    const user = api.createUser({ language_code: 'en' });
-    const message = api.sendText({ from: user, text: '/order 0007300100' });
+    const secret = String(f.api.webhook?.params.secret_token);
+    const user = f.api.createUser({ language_code: 'en' });
+    const message = f.api.sendText({ from: user, text: '/order 0007300100' });
     const response = await fetch(`http://127.0.0.1:${bot.port}/hook/abc`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret },
       body: JSON.stringify({ update_id: 1, message }),
     });
     expect(response.status).toBe(200);
-    expect((await api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+    expect((await f.api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
     expect(bot.lines.filter((line) => line.msg === 'a Telegram call at start failed, retrying').map((line) => line.method)).toEqual([
       'getMe',
       'getMe',
@@ -274,13 +159,13 @@ describe('main.ts when Telegram fails at start', () => {
 
     bot.child.kill('SIGTERM');
     expect((await bot.exited).code).toBe(0);
-    expectNoSecrets(bot, [api.token, secret]);
+    expectNoSecrets(bot, [f.api.token, secret]);
   });
 
   it('exits 1 at once when Telegram refuses the token', async () => {
     const bot = await startBot({ BOT_TOKEN: '123456:AAthisIsNotTheEmulatorsToken' }, { waitUntilReceiving: false });
     expect((await bot.exited).code).toBe(1);
     expect(bot.lines.some((line) => line.msg === 'a Telegram call at start failed, retrying')).toBe(false);
-    expect(api.callsTo('getMe')).toHaveLength(1);
+    expect(f.api.callsTo('getMe')).toHaveLength(1);
   });
 });
