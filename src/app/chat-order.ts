@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Update } from 'telegraf/types';
 import type { CoordinationStore } from '../store/store.ts';
+import { pause } from '../backoff.ts';
 
 // Order within a chat across webhook replicas. Telegram posts a webhook queue's updates one at a
 // time, waiting for each answer (telegram-bot-api's WebhookActor), and the bot answers only when an
@@ -27,8 +28,6 @@ export const chatOf = (update: Update): number | undefined => {
   return undefined;
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export type ChatOrderOptions = {
   coordination: Pick<CoordinationStore, 'lease' | 'releaseLease'>;
   /** This replica, as a lease owner. */
@@ -51,7 +50,7 @@ export const createChatOrder = ({ coordination, owner, logger, waitMs, now = Dat
     for (let wait = FIRST_WAIT_MS; ; wait = Math.min(wait * 2, LONGEST_WAIT_MS)) {
       if (await coordination.lease(name, holder, now(), LEASE_MS)) return true;
       if (now() + wait > until) return false;
-      await sleep(wait);
+      await pause(wait);
     }
   };
   /** Runs `handle` for `update`, after any other replica's update of the same chat that needs ordering. */

@@ -1,5 +1,7 @@
 import { isLocale, type Locale } from '../i18n.ts';
 import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
+import { storedQuery } from './sqlite-queries.ts';
+import type { WatchTarget } from './watch-store.ts';
 
 // What every store refuses to write, whatever its backend: a caller's bug, not the user's input.
 
@@ -21,3 +23,9 @@ export const checkPageSize = (pageSize: PageSize): PageSize => {
 // A value this version does not know (say, written by a newer one) reads as unset.
 export const readLocale = (value: unknown): Locale | undefined => (typeof value === 'string' && isLocale(value) ? value : undefined);
 export const readPageSize = (value: unknown): PageSize | undefined => (typeof value === 'number' && isPageSize(value) ? value : undefined);
+
+export const checkTarget = (target: WatchTarget): WatchTarget => {
+  if (!storedQuery.safeParse(target.query).success) throw new RangeError('not a query the bot can watch');
+  if (target.sapId !== undefined && typeof target.sapId !== 'string') throw new RangeError('a SAP number is text');
+  return target;
+};

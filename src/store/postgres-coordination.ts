@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { toPostgresUnavailable } from './postgres-errors.ts';
 import { createLocalLocks } from './sqlite-coordination.ts';
 import type { CoordinationStore } from './store.ts';
+import { pause } from '../backoff.ts';
 
 // What replicas agree on, in the database: leases (the one polling replica), values written once
 // and read by all, and locks held while a task runs, as session advisory locks.
@@ -15,8 +16,6 @@ export type PostgresCoordination = {
 
 /** Between two tries for a lock another replica holds. */
 const LOCK_RETRY_MS = 100;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Holds a session advisory lock on a connection of its own while `task` runs: every replica
@@ -43,7 +42,7 @@ const holdingAdvisoryLock = async <T>(pool: pg.Pool, database: string, name: str
         const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [name]);
         if (rows[0]?.locked === true) break;
         if (broken) throw broken;
-        await sleep(LOCK_RETRY_MS);
+        await pause(LOCK_RETRY_MS);
       }
     } catch (error) {
       broken ??= error instanceof Error ? error : new Error(String(error));

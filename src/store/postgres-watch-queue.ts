@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { inTransaction } from './postgres-pool.ts';
-import { NOTIFICATION_COLUMNS, readNotification, readTarget, TARGET_COLUMNS } from './sqlite-watch-rows.ts';
+import { NOTIFICATION_COLUMNS, readClaimedTarget, readNotification, TARGET_COLUMNS } from './sqlite-watch-rows.ts';
 import type { ClaimedTarget, Notification, WatchStore } from './watch-store.ts';
 
 // The two queues of the watches on PostgreSQL, shared by replicas: targets due for a poll, and
@@ -99,18 +99,7 @@ export const createPostgresWatchQueue = (pool: pg.Pool): PostgresWatchQueue => (
     checkClaim(owner, leaseMs, max);
     if (max === 0) return [];
     const { rows } = await pool.query<Row>(CLAIM_DUE, [now, max, owner, now + leaseMs]);
-    const claimed: ClaimedTarget[] = [];
-    for (const row of rows) {
-      const target = readTarget(row);
-      if (target === undefined) continue;
-      claimed.push({
-        key: String(row.key),
-        target,
-        ...(typeof row.snapshot === 'string' && { snapshot: row.snapshot }),
-        nextPollAt: Number(row.next_poll_at),
-      });
-    }
-    return claimed;
+    return rows.map(readClaimedTarget).filter((claimed): claimed is ClaimedTarget => claimed !== undefined);
   },
 
   /** Gives the target back, due at `nextPollAt`; nothing when `owner` no longer holds it. */

@@ -1,10 +1,9 @@
 import type pg from 'pg';
-import { checkId, checkLocale } from './checks.ts';
+import { checkId, checkLocale, checkTarget } from './checks.ts';
 import { createPostgresWatchQueue, inRetriedTransaction } from './postgres-watch-queue.ts';
-import { storedQuery } from './sqlite-queries.ts';
 import { readWatch, WATCH_COLUMNS } from './sqlite-watch-rows.ts';
 import { targetKey } from './target-key.ts';
-import type { AddWatchResult, Watch, WatchStore, WatchTarget } from './watch-store.ts';
+import type { AddWatchResult, Watch, WatchStore } from './watch-store.ts';
 
 // The chats' watches on PostgreSQL, shared by replicas: what a chat watches (here) and the
 // polling and sending queues (postgres-watch-queue.ts). Rows are read as the sqlite store reads
@@ -40,12 +39,6 @@ const DELETE_ORPHANS = `
 const COUNT = `
   SELECT (SELECT count(*) FROM watches) AS watches, (SELECT count(*) FROM watch_targets) AS targets,
     (SELECT count(*) FROM notifications) AS pending`;
-
-const checkTarget = (target: WatchTarget): WatchTarget => {
-  if (!storedQuery.safeParse(target.query).success) throw new RangeError('not a query the bot can watch');
-  if (target.sapId !== undefined && typeof target.sapId !== 'string') throw new RangeError('a SAP number is text');
-  return target;
-};
 
 const readAll = (rows: Row[]): Watch[] => rows.map(readWatch).filter((watch): watch is Watch => watch !== undefined);
 

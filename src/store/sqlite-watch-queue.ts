@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { immediately } from './sqlite-transaction.ts';
-import { NOTIFICATION_COLUMNS, readNotification, readTarget, TARGET_COLUMNS } from './sqlite-watch-rows.ts';
+import { NOTIFICATION_COLUMNS, readClaimedTarget, readNotification, TARGET_COLUMNS } from './sqlite-watch-rows.ts';
 import type { ClaimedTarget, Notification } from './watch-store.ts';
 
 // The two queues of the watches: targets due for a poll, and notifications due for sending. Each
@@ -69,14 +69,8 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
         const claimed: ClaimedTarget[] = [];
         for (const row of selectDueTargets.all({ now, max })) {
           leaseTarget.run({ owner, until: now + leaseMs, key: String(row.key) });
-          const target = readTarget(row);
-          if (target === undefined) continue;
-          claimed.push({
-            key: String(row.key),
-            target,
-            ...(typeof row.snapshot === 'string' && { snapshot: row.snapshot }),
-            nextPollAt: Number(row.next_poll_at),
-          });
+          const target = readClaimedTarget(row);
+          if (target !== undefined) claimed.push(target);
         }
         return claimed;
       });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LOCALES } from '../i18n.ts';
 import { storedQuery } from './sqlite-queries.ts';
 import { targetKey } from './target-key.ts';
-import type { Notification, Watch, WatchTarget } from './watch-store.ts';
+import type { ClaimedTarget, Notification, Watch, WatchTarget } from './watch-store.ts';
 
 // Rows of the watch tables read back into values. A row this version cannot read (a filter it
 // does not know, a target that does not match its key) reads as nothing and is skipped.
@@ -81,5 +81,17 @@ export const readNotification = (row: unknown): Notification | undefined => {
     target,
     changes: data.changes,
     attempts: data.attempts,
+  };
+};
+
+/** A claimed target's row (TARGET_COLUMNS, snapshot, next_poll_at), when its target can be read. */
+export const readClaimedTarget = (row: Record<string, unknown>): ClaimedTarget | undefined => {
+  const target = readTarget(row);
+  if (target === undefined) return undefined;
+  return {
+    key: String(row.key),
+    target,
+    ...(typeof row.snapshot === 'string' && { snapshot: row.snapshot }),
+    nextPollAt: Number(row.next_poll_at),
   };
 };

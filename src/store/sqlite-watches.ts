@@ -1,11 +1,10 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { checkId, checkLocale } from './checks.ts';
-import { storedQuery } from './sqlite-queries.ts';
+import { checkId, checkLocale, checkTarget } from './checks.ts';
 import { immediately } from './sqlite-transaction.ts';
 import { createSqliteWatchQueue, type SqliteWatchQueue } from './sqlite-watch-queue.ts';
 import { readWatch, WATCH_COLUMNS } from './sqlite-watch-rows.ts';
 import { targetKey } from './target-key.ts';
-import type { AddWatchResult, NewWatch, Watch, WatchStore, WatchTarget } from './watch-store.ts';
+import type { AddWatchResult, NewWatch, Watch, WatchStore } from './watch-store.ts';
 
 // The chats' watches on node:sqlite: what a chat watches (here) and the polling and sending
 // queues (sqlite-watch-queue.ts). A target row lives as long as some chat watches it.
@@ -22,12 +21,6 @@ export type SqliteWatchStore = SqliteWatchQueue & {
   resumeChat(chatId: number): boolean;
   moveChat(fromChatId: number, toChatId: number): void;
   removeChat(chatId: number): void;
-};
-
-const checkTarget = (target: WatchTarget): WatchTarget => {
-  if (!storedQuery.safeParse(target.query).success) throw new RangeError('not a query the bot can watch');
-  if (target.sapId !== undefined && typeof target.sapId !== 'string') throw new RangeError('a SAP number is text');
-  return target;
 };
 
 export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
