@@ -1,13 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { sendJson } from '../src/http/respond.ts';
 import { startBotApi } from '../test/support/bot-api/index.ts';
-import { PORTAL_TOKEN } from './portal.ts';
+import { PORTAL_TOKEN, startDelayedServer } from './portal.ts';
 import { machine, nodeFlags, rssMb, start } from './proc.ts';
 import { writeMarkedSection, type Markers } from './sections.ts';
 
@@ -49,32 +47,16 @@ const order = (index: number, positions: number) => ({
 });
 
 /** Every order query finds the same `orders` orders; `state.delayMs` delays each page. */
-const startExportPortal = async (orders: number, positions: number) => {
+const startExportPortal = (orders: number, positions: number) => {
   const records = Array.from({ length: orders }, (_, index) => order(index, positions));
-  const state = { delayMs: 0, requests: 0 };
-  const server = createServer((req, res) => {
-    state.requests++;
+  return startDelayedServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://portal');
-    const answer = () => {
-      if (req.headers.authorization !== `Bearer ${PORTAL_TOKEN}`) return sendJson(res, 401, { success: false, error_code: 'UNAUTHORIZED', data: null });
-      const limit = Number(url.searchParams.get('limit') ?? 10);
-      const offset = Number(url.searchParams.get('offset') ?? 0);
-      const result = url.pathname === '/api/lk/order' ? records.slice(offset, offset + limit) : [];
-      sendJson(res, 200, { success: true, error_code: null, data: { result, total: url.pathname === '/api/lk/order' ? orders : 0, limit, offset } });
-    };
-    if (state.delayMs > 0) setTimeout(answer, state.delayMs);
-    else answer();
+    if (req.headers.authorization !== `Bearer ${PORTAL_TOKEN}`) return sendJson(res, 401, { success: false, error_code: 'UNAUTHORIZED', data: null });
+    const limit = Number(url.searchParams.get('limit') ?? 10);
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const result = url.pathname === '/api/lk/order' ? records.slice(offset, offset + limit) : [];
+    sendJson(res, 200, { success: true, error_code: null, data: { result, total: url.pathname === '/api/lk/order' ? orders : 0, limit, offset } });
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    state,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 };
 
 /** The kernel's record of the most resident memory the process ever had. */

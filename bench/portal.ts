@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createDemoPortalHandler } from '../src/demo/portal-server.ts';
 
@@ -6,13 +6,13 @@ import { createDemoPortalHandler } from '../src/demo/portal-server.ts';
 
 export const PORTAL_TOKEN = 'bench-portal-token';
 
-export const startDelayedPortal = async (delayMs: number) => {
-  const handler = createDemoPortalHandler({ token: PORTAL_TOKEN });
+/** An HTTP server on loopback answering through `handle`, each request after `state.delayMs`, counted. */
+export const startDelayedServer = async (handle: (req: IncomingMessage, res: ServerResponse) => void, delayMs = 0) => {
   const state = { delayMs, requests: 0 };
   const server = createServer((req, res) => {
     state.requests++;
-    if (state.delayMs > 0) setTimeout(() => handler(req, res), state.delayMs);
-    else handler(req, res);
+    if (state.delayMs > 0) setTimeout(() => handle(req, res), state.delayMs);
+    else handle(req, res);
   });
   server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -25,3 +25,5 @@ export const startDelayedPortal = async (delayMs: number) => {
     },
   };
 };
+
+export const startDelayedPortal = (delayMs: number) => startDelayedServer(createDemoPortalHandler({ token: PORTAL_TOKEN }), delayMs);
