@@ -58,6 +58,7 @@ const envSchema = z.object({
   PORTAL_TOKEN: optionalText,
   PORTAL_TOKEN_FILE: optionalText,
   PORTAL_CACHE_SECONDS: numberVar(30, 0, 3600, 'seconds'),
+  PORTAL_CACHE_MAX_MB: numberVar(32, 1, 1024, 'MiB'),
   PORTAL_CIRCUIT_FAILURES: numberVar(5, 1, 1000, 'failures'),
   PORTAL_CIRCUIT_OPEN_SECONDS: numberVar(30, 0.1, 3600, 'seconds', false),
   CONCURRENCY: numberVar(50, 1, 1000, 'updates'),
@@ -199,6 +200,8 @@ const toConfig = (e: Env) => ({
     timeoutMs: e.PORTAL_TIMEOUT_MS,
     maxBodyBytes: e.PORTAL_MAX_BODY_BYTES,
     cacheTtlMs: e.PORTAL_CACHE_SECONDS * 1000,
+    /** Counted as the bytes of the portal answers the kept pages came from. */
+    cacheMaxBytes: e.PORTAL_CACHE_MAX_MB * 1024 * 1024,
     circuit: { failureThreshold: e.PORTAL_CIRCUIT_FAILURES, openMs: Math.round(e.PORTAL_CIRCUIT_OPEN_SECONDS * 1000) },
   },
   concurrency: e.CONCURRENCY,

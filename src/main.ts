@@ -122,7 +122,7 @@ if (consoleMode) {
   storeHealth.stop();
   limitSweeper.stop();
   await store.close();
-  await portal.demo?.close();
+  await portal.close();
 } else {
   const bot = botFor(config.botToken!, config.telegramApiRoot);
   const probe = setInterval(() => void portal.probe(), 60_000).unref();
@@ -136,7 +136,7 @@ if (consoleMode) {
       storeHealth.stop();
       limitSweeper.stop();
       await store.close();
-      await portal.demo?.close();
+      await portal.close();
       logger.info('stopped');
       process.exit(exitCode);
     })());

@@ -15,7 +15,7 @@ describe('parseConfig', () => {
   it('runs with no configuration at all: console chat on the demo portal, open to anyone', () => {
     const config = parseConfig({});
     expect(config.botToken).toBeUndefined();
-    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, maxBodyBytes: 4_194_304, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
+    expect(config.portal).toEqual({ kind: 'demo', timeoutMs: 10_000, maxBodyBytes: 4_194_304, cacheTtlMs: 30_000, cacheMaxBytes: 33_554_432, circuit: { failureThreshold: 5, openMs: 30_000 } });
     expect(config.webhook).toBeUndefined();
     expect(config.port).toBeUndefined();
     expect(config.concurrency).toBe(50);
@@ -41,7 +41,7 @@ describe('parseConfig', () => {
       PAGE_SIZE: '20',
       PORTAL_TIMEOUT_MS: '2500',
     });
-    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, maxBodyBytes: 4_194_304, cacheTtlMs: 30_000, circuit: { failureThreshold: 5, openMs: 30_000 } });
+    expect(config.portal).toEqual({ kind: 'remote', url: 'https://portal.example', token: 'secret', tokenFile: undefined, timeoutMs: 2500, maxBodyBytes: 4_194_304, cacheTtlMs: 30_000, cacheMaxBytes: 33_554_432, circuit: { failureThreshold: 5, openMs: 30_000 } });
     expect([...config.access.userIds]).toEqual([1, 22, 333]);
     expect([...config.access.chatIds]).toEqual([-1001234567890]);
     expect(config.access.anyone).toBe(false);
@@ -94,6 +94,14 @@ describe('parseConfig', () => {
     expect(problemsOf({ HANDLER_DEADLINE_SECONDS: '0' })).toEqual([
       'HANDLER_DEADLINE_SECONDS: must be a whole number of seconds from 1 to 600',
     ]);
+  });
+
+  it('reads the cache bound in whole MiB, within its range', () => {
+    expect(parseConfig({ PORTAL_CACHE_MAX_MB: '1' }).portal.cacheMaxBytes).toBe(1_048_576);
+    expect(parseConfig({ PORTAL_CACHE_MAX_MB: '1024' }).portal.cacheMaxBytes).toBe(1024 * 1_048_576);
+    for (const bad of ['0', '1025', '2.5', '']) {
+      expect(problemsOf({ PORTAL_CACHE_MAX_MB: bad })).toEqual(['PORTAL_CACHE_MAX_MB: must be a whole number of MiB from 1 to 1024']);
+    }
   });
 
   it('reads the watch settings, with their defaults and ranges', () => {

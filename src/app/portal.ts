@@ -35,7 +35,15 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
     tokens,
     logger,
   });
-  const portal = composePortal({ base, logger, onEvent: recordEvent(metrics), cache: { ttlMs: config.cacheTtlMs }, breaker: config.circuit });
+  // Stops the cache's sweep of expired pages on close.
+  const closing = new AbortController();
+  const portal = composePortal({
+    base,
+    logger,
+    onEvent: recordEvent(metrics),
+    cache: { ttlMs: config.cacheTtlMs, maxBytes: config.cacheMaxBytes, signal: closing.signal },
+    breaker: config.circuit,
+  });
   return {
     portal,
     demo,
@@ -53,6 +61,11 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
       const last = portal.lastSuccessAt();
       if (last !== undefined && Date.now() - last < READY_WITHIN_MS / 2) return;
       await portal.fresh.listOrders({ resource: 'order', filter: 'SAP_ID', value: '0' }, { limit: 5, offset: 0 }).catch(() => undefined);
+    },
+    /** Stops the cache's timer and the demo portal. */
+    close: async () => {
+      closing.abort();
+      await demo?.close();
     },
   };
 };

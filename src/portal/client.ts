@@ -58,6 +58,18 @@ const toPage = <T>(data: { result: T[]; total: number; limit: number; offset: nu
   offset: data.offset,
 });
 
+/**
+ * The bytes of the answer each page was parsed from, for the cache's bound: beside the pages
+ * rather than on them, so they stay the plain records views and exports read.
+ */
+const answerBytes = new WeakMap<object, number>();
+export const answerBytesOf = (page: object): number | undefined => answerBytes.get(page);
+
+const measured = <T extends object>(page: T, bytes: number): T => {
+  answerBytes.set(page, bytes);
+  return page;
+};
+
 /** Just enough of a page to count its records before they are validated. */
 const resultListSchema = z.looseObject({ result: z.array(z.unknown()) });
 
@@ -71,7 +83,7 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const budget = options.bodyBudget ?? bodyBudgetFor(maxBodyBytes);
 
-  const readText = async (path: string, params: URLSearchParams): Promise<string> => {
+  const readText = async (path: string, params: URLSearchParams): Promise<{ text: string; bytes: number }> => {
     const url = new URL(path.replace(/^\//, ''), base);
     url.search = params.toString();
     const signal = AbortSignal.timeout(options.timeoutMs);
@@ -97,7 +109,7 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
       const body = await readCapped(response.body, maxBodyBytes, budget);
       if (body.overBudget) throw new PortalBodyTooLargeError(maxBodyBytes, undefined, 'answers being read at once');
       if (body.truncated) throw new PortalBodyTooLargeError(maxBodyBytes);
-      return body.text;
+      return body;
     } catch (error) {
       if (error instanceof PortalError) throw error;
       if (signal.aborted || isTimeout(error)) throw new PortalTimeoutError(options.timeoutMs);
@@ -113,8 +125,8 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
     return { ...page.data, result: page.data.result.slice(0, limit) };
   };
 
-  const get = async <S extends z.ZodType>(path: string, params: URLSearchParams, limit: number, schema: S): Promise<z.infer<S>> => {
-    const text = await readText(path, params);
+  const get = async <S extends z.ZodType>(path: string, params: URLSearchParams, limit: number, schema: S): Promise<{ data: z.infer<S>; bytes: number }> => {
+    const { text, bytes } = await readText(path, params);
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -127,14 +139,18 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
     if (!envelope.data.success) throw new PortalRejectedError(envelope.data.error_code);
     const data = schema.safeParse(withinLimit(envelope.data.data, path, limit));
     if (!data.success) throw new PortalSchemaError('portal records do not match the spec', { cause: data.error });
-    return data.data;
+    return { data: data.data, bytes };
   };
 
   return {
-    listOrders: async (query, paging) =>
-      toPage(await get(RESOURCE_PATHS.order, buildSearchParams(query, paging), paging.limit, orderPage)),
-    listSpecifications: async (query, paging) =>
-      toPage(await get(RESOURCE_PATHS.specification, buildSearchParams(query, paging), paging.limit, specificationPage)),
+    listOrders: async (query, paging) => {
+      const answer = await get(RESOURCE_PATHS.order, buildSearchParams(query, paging), paging.limit, orderPage);
+      return measured(toPage(answer.data), answer.bytes);
+    },
+    listSpecifications: async (query, paging) => {
+      const answer = await get(RESOURCE_PATHS.specification, buildSearchParams(query, paging), paging.limit, specificationPage);
+      return measured(toPage(answer.data), answer.bytes);
+    },
   };
 };
 

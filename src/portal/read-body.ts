@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 
-export type CappedBody = { text: string; truncated: boolean; overBudget: boolean };
+/** `bytes`: how many bytes of the body `text` was decoded from. */
+export type CappedBody = { text: string; bytes: number; truncated: boolean; overBudget: boolean };
 
 /**
  * The bytes of portal answers being read at once, across calls: what the heap holds for them
@@ -56,10 +57,11 @@ export const readCapped = async (body: Readable, maxBytes: number, budget: ByteB
     budget.give(taken);
     if (!body.readableEnded) body.destroy();
   }
-  if (overBudget) return { text: '', truncated: true, overBudget };
+  if (overBudget) return { text: '', bytes: 0, truncated: true, overBudget };
   const bytes = Buffer.concat(chunks);
   // In streaming mode the decoder holds back an incomplete last character instead of emitting U+FFFD.
-  return { text: truncated ? new TextDecoder().decode(bytes, { stream: true }) : bytes.toString('utf8'), truncated, overBudget };
+  const text = truncated ? new TextDecoder().decode(bytes, { stream: true }) : bytes.toString('utf8');
+  return { text, bytes: size, truncated, overBudget };
 };
 
 /** The Content-Length the answer announced, when it is a plain number. */
