@@ -1,4 +1,5 @@
 import type { Locale } from './i18n.ts';
+import { remembered } from './remembered.ts';
 
 // Numbers, units and dates as sales staff read them (see the glossary). Plain text out: views
 // escape it like any other text, because an unknown unit or an unreadable date is portal text.
@@ -70,20 +71,6 @@ const year = (date: Date): string => String(Math.max(1, date.getFullYear())).pad
 const DATE_PATTERNS: Record<Locale, { date: (date: Date) => string; beforeTime: string }> = {
   ru: { date: (date) => `${pad2(date.getDate())}.${pad2(date.getMonth() + 1)}.${year(date)}`, beforeTime: ' ' },
   en: { date: (date) => `${date.getDate()} ${EN_MONTHS[date.getMonth()]} ${year(date)}`, beforeTime: ', ' },
-};
-
-/** `compute` with its last results kept, at most `max` of them (all are dropped when full). */
-const remembered = <K, V>(compute: (key: K) => V, max: number): ((key: K) => V) => {
-  const results = new Map<K, V>();
-  return (key) => {
-    let result = results.get(key);
-    if (result === undefined) {
-      result = compute(key);
-      if (results.size >= max) results.clear();
-      results.set(key, result);
-    }
-    return result;
-  };
 };
 
 type ZonedParts = { day: string; time: string };

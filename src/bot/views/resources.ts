@@ -60,7 +60,7 @@ export const recordsOf = (results: Results): ResourceRecords =>
     : { resource: 'specification', query: results.query, items: results.page.items };
 
 /** Calls `use` with the records and their resource's views, whose types match: no cast anywhere. */
-export const withViews = <T>(records: ResourceRecords, use: <R>(items: readonly R[], views: ResourceViews<R>) => T): T =>
+export const withViews = <T>(records: ResourceRecords, use: <R extends object>(items: readonly R[], views: ResourceViews<R>) => T): T =>
   records.resource === 'order' ? use(records.items, RESOURCE_VIEWS.order) : use(records.items, RESOURCE_VIEWS.specification);
 
 /** The fingerprint of each record, for the buttons that open them (in page order). */

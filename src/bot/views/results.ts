@@ -1,7 +1,8 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../portal/query.ts';
-import { DEGRADE_STEPS, joinLines, type CardOptions } from './common/card-parts.ts';
+import { cachedCard, type MeasuredCard } from './common/card-cache.ts';
+import { DEGRADE_STEPS, joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
@@ -33,24 +34,28 @@ const renderHeader = ({ query, items, total, offset, fetchedAt, now }: ResultsTe
   ]);
 };
 
-type Measured = { html: string; length: number };
+type Measured = MeasuredCard;
 
 const BLANK_LINE_LENGTH = BLANK_LINE.length;
 
 /**
- * The page's cards rendered with `options`, measured one by one, as long as they could still fit
- * in `room` characters together (each after a blank line): rendering stops at the first card
- * past it, so a page of any length costs at most one message's worth of cards.
+ * The page's cards at degrade step `step`, numbered, measured one by one, as long as they could
+ * still fit in `room` characters together (each after a blank line): rendering stops at the first
+ * card past it, so a page of any length costs at most one message's worth of cards per step. Each
+ * card is rendered once per record, language and step (card-cache.ts): a step tried again, or the
+ * page shown again while the portal cache holds it, costs a lookup per card.
  */
-const cardsWithin = (page: ResultsText, options: CardOptions, room: number, t: Translate, fmt: Formatter): { cards: Measured[]; fit: boolean } =>
+const cardsWithin = (page: ResultsText, step: number, room: number, t: Translate, fmt: Formatter): { cards: Measured[]; fit: boolean } =>
   withViews(page, (items, views) => {
+    const options = DEGRADE_STEPS[step];
     const cards: Measured[] = [];
     let used = 0;
     for (const [index, record] of items.entries()) {
-      // Numbered as the buttons that open them are.
-      const html = `<b>${page.offset + index + 1}.</b> ${views.card(record, t, fmt, options)}`;
-      const length = visibleLength(html);
-      cards.push({ html, length });
+      const card = cachedCard(record, t, fmt, step, () => views.card(record, t, fmt, options));
+      // Numbered as the buttons that open them are; «12. » is what Telegram counts of the number.
+      const number = String(page.offset + index + 1);
+      const length = number.length + 2 + card.length;
+      cards.push({ html: `<b>${number}.</b> ${card.html}`, length });
       used += BLANK_LINE_LENGTH + length;
       if (used > room) return { cards, fit: false };
     }
@@ -67,10 +72,10 @@ export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatte
   const notShown = (count: number) =>
     t(page.query.resource === 'order' ? 'results.ordersNotShown' : 'results.specificationsNotShown', { count });
   let cards: Measured[] = [];
-  for (const options of DEGRADE_STEPS) {
-    const step = cardsWithin(page, options, room, t, fmt);
-    if (step.fit) return join(step.cards);
-    cards = step.cards;
+  for (let step = 0; step < DEGRADE_STEPS.length; step += 1) {
+    const within = cardsWithin(page, step, room, t, fmt);
+    if (within.fit) return join(within.cards);
+    cards = within.cards;
   }
   // Last resort: whole cards are left out from the end, and the message says how many. Only the
   // cards rendered can be among them: with the last one rendered, they already overflow.
