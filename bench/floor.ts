@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad } from './load.ts';
@@ -41,6 +41,11 @@ export type FloorOptions = {
   fewUsers: number;
   concurrency: number;
   log: (line: string) => void;
+  /** Profiles the bot (--cpu-prof into this directory, one file per process). */
+  profileDir?: string;
+  /** The bots to run (all three unless given), and whether to run the 100 vs 20,000 users phase. */
+  bots?: readonly BotName[];
+  usersPhase?: boolean;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -89,6 +94,13 @@ const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, por
       CONCURRENCY: String(options.concurrency),
     });
   }
+  if (options.profileDir) {
+    const dir = join(options.profileDir, name);
+    // The allocation profile stops before the bot does: it covers the warm-up and the paced phase.
+    mkdirSync(dir, { recursive: true });
+    env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${dir} --import=${join(options.root, 'bench', 'alloc-profile.ts')}`;
+    Object.assign(env, { ALLOC_PROFILE_DIR: dir, ALLOC_PROFILE_MS: String(options.warmUpMs + options.seconds * 1000) });
+  }
   const child = start(join(options.root, SCRIPTS[name]), env, logFile);
   const exited = new Promise<boolean>((resolve) => child.process.once('exit', () => resolve(false)));
   if (!(await Promise.race([answered, exited, sleep(30_000).then(() => false)]))) throw new Error(`${name} did not answer (exited or 30 s):\n${child.stderr()}`);
@@ -105,7 +117,7 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
   try {
     for (let run = 1; run <= options.runs; run++) {
       const byBot: Partial<Record<BotName, BotRun>> = {};
-      for (const name of BOTS) {
+      for (const name of options.bots ?? BOTS) {
         const api = await startLeanBotApi();
         const child = await launch(name, options, api, portal.url, join(options.temp, `floor-${name}-${run}.log`));
         try {
@@ -121,7 +133,7 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
       }
       result.runs.push(byBot as Record<BotName, BotRun>);
     }
-    for (let run = 1; run <= options.runs; run++) {
+    for (let run = 1; options.usersPhase !== false && run <= options.runs; run++) {
       const pair: Partial<{ few: UsersRun; many: UsersRun }> = {};
       for (const [key, distinct] of [['few', options.fewUsers], ['many', options.manyUsers]] as const) {
         const api = await startLeanBotApi();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 // node bench/profile-top.ts <dir or .cpuprofile> [n]: the functions with the most self time in a
 // V8 CPU profile (--cpu-prof), and the files they are in.
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number };
+type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
 const target = process.argv[2] ?? 'bench/profiles';
@@ -28,7 +28,28 @@ for (const file of files) {
     perFile.set(module, (perFile.get(module) ?? 0) + delta);
     total += delta;
   });
+  // Inclusive time: each sample counted once for every distinct function on its stack.
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const inclusive = new Map<string, number>();
+  const keyOf = (node: Node) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    return `${functionName || '(anonymous)'} ${url.replace(/^file:\/\/.*?\/(node_modules|src|bench)\//, '$1/')}:${lineNumber + 1}`;
+  };
+  profile.samples.forEach((id, index) => {
+    const delta = profile.timeDeltas[index] ?? 0;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at);
+      if (!node) break;
+      const key = keyOf(node);
+      if (key.includes('src/') && !seen.has(key)) {
+        seen.add(key);
+        inclusive.set(key, (inclusive.get(key) ?? 0) + delta);
+      }
+    }
+  });
   const top = (map: Map<string, number>) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
-  process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n-- self time by function\n${top(self).join('\n')}\n-- by module/file\n${top(perFile).slice(0, 15).join('\n')}\n\n`);
+  process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n-- self time by function\n${top(self).join('\n')}\n-- by module/file\n${top(perFile).slice(0, 15).join('\n')}\n-- inclusive, src/ functions\n${top(inclusive).join('\n')}\n\n`);
 }

@@ -15,8 +15,9 @@ import { renderReplicasSection, REPLICAS_MARKERS } from './replicas-report.ts';
 import { markedSection, writeMarkedSection } from './sections.ts';
 import { runWatchBench } from './watch.ts';
 import { EXPORT_MARKERS, exportMain } from './export.ts';
-import { runFloorBench } from './floor.ts';
+import { BOTS, runFloorBench, type BotName } from './floor.ts';
 import { FLOOR_MARKERS, renderFloorSection } from './floor-report.ts';
+import { LAYERS_MARKERS, renderLayersSection, runLayersBench } from './layers.ts';
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
@@ -30,7 +31,7 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // alone (bench/replicas.ts: one replica on sqlite, one and two on PostgreSQL, webhook mode), which
 // `npm run bench` also runs; it writes only the "Replicas" section.
 
-// npm run bench -- --floor [--quick] [--runs 3] [--changes "…"]: issue 14's scenario alone (bench/floor.ts:
+// npm run bench -- --floor [--quick] [--runs 3] [--changes "…"] [--profile [--bots floor,bare,bot]]: issue 14's scenario alone (bench/floor.ts:
 // the floor bot, the bare Telegraf bot and the bot in turns; 100 vs 20,000 distinct users), which
 // `npm run bench` also runs; it writes only its section, with --changes as what changed since the last run.
 
@@ -57,6 +58,9 @@ const { values: args } = parseArgs({
     floor: { type: 'boolean', default: false },
     changes: { type: 'string' },
     'many-users': { type: 'string', default: '20000' },
+    layers: { type: 'boolean', default: false },
+    updates: { type: 'string' },
+    bots: { type: 'string' },
   },
 });
 const USERS = Number(args.users);
@@ -262,8 +266,26 @@ const floorScenario = async (temp: string) => {
   return renderFloorSection(result, setting, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`, sourceState());
 };
 
+/** `--bots floor,bot`: the bots a profiled floor run starts (the bot alone unless given). */
+const profiledBots = (): BotName[] => (args.bots ?? 'bot').split(',').filter((name): name is BotName => (BOTS as readonly string[]).includes(name));
+
 const floorMain = async () => {
   const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  if (args.profile) {
+    // The bot alone, profiled: the top of its profile, nothing written to BENCHMARKS.md.
+    const profiles = join(root, 'bench', 'profiles');
+    rmSync(profiles, { recursive: true, force: true });
+    try {
+      await runFloorBench({ seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: RATE, users: USERS, concurrency: CONCURRENCY, root, temp, runs: 1, manyUsers: 0, fewUsers: 100, log, profileDir: profiles, bots: profiledBots(), usersPhase: false });
+    } finally {
+      rmSync(temp, { recursive: true, force: true });
+    }
+    for (const name of profiledBots()) {
+      spawnSync(process.execPath, [join(root, 'bench', 'profile-top.ts'), join(profiles, name), '40'], { stdio: 'inherit' });
+      spawnSync(process.execPath, [join(root, 'bench', 'heap-top.ts'), join(profiles, name), '30'], { stdio: 'inherit' });
+    }
+    return;
+  }
   try {
     const section = await floorScenario(temp);
     process.stdout.write(`\n${section}\n`);
@@ -458,6 +480,16 @@ const write = (r: Results, replicas: string) => {
   writeFileSync(outPath, [text.trimEnd(), replicas, ...kept].join('\n\n') + '\n');
 };
 
+// npm run bench -- --layers [--quick] [--updates 20000] [--runs 3]: issue 14's per-update path layer by layer, in
+// process (bench/layers.ts); writes only its section, after the floor's.
+const layersMain = async () => {
+  const updates = Number(args.updates ?? (args.quick ? 5_000 : 20_000));
+  const result = await runLayersBench({ updates, warmUp: Math.min(5_000, updates), rounds: Number(args.runs ?? 3), log });
+  const section = renderLayersSection(result, `npm run bench -- ${shownArgs}`);
+  process.stdout.write(`\n${section}\n`);
+  writeMarkedSection(outPath, LAYERS_MARKERS, section, { after: FLOOR_MARKERS });
+};
+
 // npm run bench -- --export [--quick]: the export scenario alone (bench/export.ts), which writes only the "Export" section.
 const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
-await (args.export ? exportOnly() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
+await (args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
