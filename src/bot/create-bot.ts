@@ -22,6 +22,7 @@ import { errorBoundary } from './middleware/error-boundary.ts';
 import { floodLimit } from './middleware/flood-limit.ts';
 import { resumeWatches } from './middleware/resume-watches.ts';
 import { createWatches } from './watches.ts';
+import { chain } from './feature.ts';
 
 export type BotDeps = {
   token: string;
@@ -48,22 +49,27 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   // Through the cache, but an export's fifty pages of up to 20 × 60 positions are not kept in it.
   const exports = given ?? createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
 
-  if (metrics) bot.use(updateMetrics(metrics));
-  bot.use(errorBoundary(logger, config.defaultLanguage));
-  bot.use(contextMiddleware({ ...config, settings: store.settings }));
-  // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
-  bot.use(accessMiddleware(config.access, { limits: store.limits, logger, now: () => now().getTime() }));
-  // Only a chat that may use the bot brings its paused watches back.
-  bot.use(resumeWatches(store.watches, logger));
-  bot.use(floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }));
-  bot.use(createStartFeature({ demo }));
-  bot.use(createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }));
-  bot.use(createLookupFeature({ lookups, watches, now }));
-  bot.use(createRecordFeature({ lookups, watches, now }));
-  bot.use(createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }));
-  bot.use(createExportFeature({ lookups, exports }));
-  bot.use(createInlineFeature({ lookups, access: config.access }));
-  bot.use(createFallbackFeature());
+  // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
+  bot.use(
+    chain(
+      ...(metrics ? [updateMetrics(metrics)] : []),
+      errorBoundary(logger, config.defaultLanguage),
+      contextMiddleware({ ...config, settings: store.settings }),
+      // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
+      accessMiddleware(config.access, { limits: store.limits, logger, now: () => now().getTime() }),
+      // Only a chat that may use the bot brings its paused watches back.
+      resumeWatches(store.watches, logger),
+      floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
+      createStartFeature({ demo }),
+      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }),
+      createLookupFeature({ lookups, watches, now }),
+      createRecordFeature({ lookups, watches, now }),
+      createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }),
+      createExportFeature({ lookups, exports }),
+      createInlineFeature({ lookups, access: config.access }),
+      createFallbackFeature(),
+    ),
+  );
 
   // Reached only if the boundary itself failed: log, and let the other updates go on.
   bot.catch((error, ctx) => logger.error({ err: error, updateId: ctx.update.update_id }, 'unhandled error'));

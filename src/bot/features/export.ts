@@ -1,5 +1,4 @@
-import { Composer } from 'telegraf';
-import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import type { Exports } from '../export/exports.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
@@ -9,7 +8,7 @@ import { renderExportUsage } from '../views/export.ts';
 
 /** `/export …` and 📊 Excel under results (and its "Try again"): every record of a query as an .xlsx file. */
 export const createExportFeature = ({ lookups, exports }: { lookups: Lookups; exports: Exports }) => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
 
   feature.command('export', async (ctx) => {
     const args = parseResourceArgs(ctx.payload);

@@ -1,5 +1,4 @@
-import { Composer } from 'telegraf';
-import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import { replyOptions } from '../reply.ts';
 
 /**
@@ -7,7 +6,7 @@ import { replyOptions } from '../reply.ts';
  * else said in a private chat gets a pointer to /help. In groups the bot keeps quiet.
  */
 export const createFallbackFeature = () => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
   feature.on('callback_query', (ctx) => ctx.answerOnce(ctx.t('errors.staleButton'), true));
   feature.on('message', async (ctx, next) => {
     if (ctx.chat.type !== 'private') return next();

@@ -1,8 +1,7 @@
-import { Composer } from 'telegraf';
 import type { InlineQueryResult } from 'telegraf/types';
 import type { AccessOptions } from '../middleware/access.ts';
 import { isAllowedUser } from '../middleware/access.ts';
-import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
 import { renderInlineAnswer, renderInlineNoticeResult } from '../views/inline-answer.ts';
@@ -14,7 +13,7 @@ const INLINE_PAGE_SIZE = 20;
 
 /** `@bot 0007300100`, `@bot spec ДП-77/2026`, `@bot material труба 530` in any chat. */
 export const createInlineFeature = ({ lookups, access }: { lookups: Lookups; access: AccessOptions }) => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
   feature.on('inline_query', async (ctx) => {
     const answer = (results: InlineQueryResult[], nextOffset = '') =>
       ctx.answerInlineQuery(results, { cache_time: INLINE_CACHE_SECONDS, is_personal: true, next_offset: nextOffset });

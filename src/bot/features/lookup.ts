@@ -1,8 +1,8 @@
-import { Composer } from 'telegraf';
 import type { Results } from '../../portal/client.ts';
 import type { Resource } from '../../portal/query.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import { parseLookupArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
 import { onCallback } from '../filters/on-callback.ts';
@@ -14,7 +14,7 @@ import { watchState, type Watches } from '../watches.ts';
 
 /** `/order …` and `/spec …`, the ◀ ▶ and Refresh buttons under their results, and cross-links. */
 export const createLookupFeature = ({ lookups, watches, now }: { lookups: Lookups; watches: Watches; now: () => Date }) => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
   // Each results message shows 🔔, or 🔕 when the chat already watches its query.
   const render = async (ctx: BotContext, results: Results, ref: QueryRef) =>
     renderLookup(results, ref, ctx.t, ctx.fmt, now(), await watchState(watches, ctx, { query: results.query }));

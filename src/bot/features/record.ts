@@ -1,5 +1,4 @@
-import { Composer } from 'telegraf';
-import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import type { Lookups } from '../lookups.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { editView } from '../reply.ts';
@@ -10,7 +9,7 @@ import { recordTarget, watchState, type Watches } from '../watches.ts';
 
 /** One record of a results page opened in full, in the same message, and its own pages. */
 export const createRecordFeature = ({ lookups, watches, now }: { lookups: Lookups; watches: Watches; now: () => Date }) => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
   feature.use(
     onCallback('record', async (ctx, action) => {
       // Its own page or nothing: a record button never falls back to the last page.

@@ -1,7 +1,7 @@
-import { Composer } from 'telegraf';
 import { resolveLocale, type Locale } from '../../i18n.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
 import { renderLanguageChoice, renderPageSizeChoice, renderSettings } from '../views/settings.ts';
@@ -12,7 +12,7 @@ const GROUP_ANONYMOUS_BOT = 1087968824;
 
 /** /lang, /pagesize and /settings. A group's language is set by the group's admins. */
 export const createSettingsFeature = ({ settings, defaultLanguage }: { settings: SettingsStore; defaultLanguage: Locale }) => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
   const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
   const isAdmin = async (ctx: BotContext) => {
     if (!ctx.chat || !ctx.from) return false;

@@ -1,7 +1,7 @@
-import { Composer } from 'telegraf';
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
 import type { BotContext } from '../context.ts';
+import { createFeature } from '../feature.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { dropButton, isWatchListKeyboard, replaceButton, startButton, stopButton, watchActionOf, watchListOffsetOf } from '../keyboards/watch-button.ts';
 import { asker, type Lookups } from '../lookups.ts';
@@ -33,7 +33,7 @@ const editKeyboard = async (ctx: BotContext, keyboard: InlineKeyboardButton[][])
 
 /** `/watch …` adds a watch, `/watch` alone lists the chat's; 🔔 and 🔕 under results, records and the list. */
 export const createWatchFeature = ({ lookups, watches, intervalMs, now }: { lookups: Lookups; watches: Watches; intervalMs: number; now: () => Date }) => {
-  const feature = new Composer<BotContext>();
+  const feature = createFeature();
 
   const showList = async (ctx: BotContext, chatId: number, offset: number, edit: boolean) => {
     const view = renderWatchList(await watches.list(chatId), offset, ctx.t, ctx.fmt, now());
