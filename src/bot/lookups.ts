@@ -20,64 +20,87 @@ export const asker = (ctx: BotContext, via: 'command' | 'button' | 'inline') => 
 /** The portal, and where it caches, a way past the cache for Refresh and one that keeps nothing for exports. */
 export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalClient & { fresh?: PortalClient } };
 
-export const createLookups = ({ portal, queries, logger }: { portal: LookupPortal; queries: QueryStore; logger: Logger }) => ({
-  /** The query inside the button when it fits, else a short key to the store. */
-  refFor: async (query: Query): Promise<QueryRef> => (canInline(query) ? { query } : { key: await queries.save(query) }),
+/**
+ * How long this process takes a query it saved as still in the store: saving it again within
+ * that time would change nothing (the store touches a query at most once an hour and forgets it
+ * only after days unused), so the lookup makes no store call for it.
+ */
+const SAVED_FOR_MS = 10 * 60_000;
+const MAX_SAVED = 4_096;
 
-  /** The query behind a button; a stored one is checked again as a typed command is (the store may be older). */
-  resolve: async (ref: QueryRef): Promise<Query | undefined> => {
-    if ('query' in ref) return ref.query;
-    const stored = await queries.load(ref.key);
-    if (stored === undefined) return undefined;
-    const checked = parseLookupValue(stored.filter, stored.value);
-    return checked.ok && checked.value === stored.value ? stored : undefined;
-  },
+export const createLookups = ({ portal, queries, logger }: { portal: LookupPortal; queries: QueryStore; logger: Logger }) => {
+  /** Queries too long for a button, by their text, with their key and when this process saved them. */
+  const saved = new Map<string, { key: string; at: number }>();
+  const save = async (query: Query): Promise<string> => {
+    const text = `${query.resource}\n${query.filter}\n${query.value}`;
+    const at = Date.now();
+    const known = saved.get(text);
+    if (known !== undefined && at - known.at < SAVED_FOR_MS) return known.key;
+    const key = await queries.save(query);
+    if (saved.size >= MAX_SAVED) saved.clear();
+    saved.set(text, { key, at });
+    return key;
+  };
 
-  /**
-   * A page of results; a page past the end (the data moved) falls back to the last one, unless
-   * `exact` (a record button wants its own page or nothing); `fresh` skips cached answers (Refresh).
-   * Each lookup leaves one audit line: who, what, how many, how long.
-   */
-  async fetchPage(
-    query: Query,
-    limit: PageSize,
-    offset: number,
-    who: ReturnType<typeof asker>,
-    { exact = false, fresh = false }: { exact?: boolean; fresh?: boolean } = {},
-  ): Promise<Results> {
-    const source = fresh ? (portal.fresh ?? portal) : portal;
-    const started = performance.now();
-    const audit = { audit: true, ...who, resource: query.resource, filter: query.filter, value: query.value, limit, offset };
-    try {
-      let results = await fetchResults(source, query, { limit, offset });
-      const last = lastPageOffset(results.page.total, limit);
-      if (!exact && results.page.items.length === 0 && offset > last) results = await fetchResults(source, query, { limit, offset: last });
-      const ms = Math.round(performance.now() - started);
-      logger.info({ ...audit, results: results.page.items.length, total: results.page.total, ms }, 'lookup');
-      return results;
-    } catch (error) {
-      logger.info({ ...audit, failed: (error as Error).name, ms: Math.round(performance.now() - started) }, 'lookup');
-      throw error;
-    }
-  },
+  return {
+    /** The query inside the button when it fits, else a short key to the store. */
+    refFor: async (query: Query): Promise<QueryRef> => (canInline(query) ? { query } : { key: await save(query) }),
 
-  /**
-   * A press of a button that shows a page again (◀ ▶, 🔄, a record): its query resolved (else the
-   * stale-button alert, and undefined), the press answered, "Try again" set, the page fetched.
-   */
-  async pressed(
-    ctx: BotContext,
-    action: { ref: QueryRef; limit: PageSize; offset: number; refresh: boolean },
-    retry: CallbackAction,
-    { exact = false }: { exact?: boolean } = {},
-  ): Promise<Results | undefined> {
-    const query = await this.resolve(action.ref);
-    if (!query) {
-      await ctx.answerOnce(ctx.t('errors.staleButton'), true);
-      return undefined;
-    }
-    await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
-    ctx.retry = retry;
-    return this.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact, fresh: action.refresh });
-  },
-});
+    /** The query behind a button; a stored one is checked again as a typed command is (the store may be older). */
+    resolve: async (ref: QueryRef): Promise<Query | undefined> => {
+      if ('query' in ref) return ref.query;
+      const stored = await queries.load(ref.key);
+      if (stored === undefined) return undefined;
+      const checked = parseLookupValue(stored.filter, stored.value);
+      return checked.ok && checked.value === stored.value ? stored : undefined;
+    },
+
+    /**
+     * A page of results; a page past the end (the data moved) falls back to the last one, unless
+     * `exact` (a record button wants its own page or nothing); `fresh` skips cached answers (Refresh).
+     * Each lookup leaves one audit line: who, what, how many, how long.
+     */
+    async fetchPage(
+      query: Query,
+      limit: PageSize,
+      offset: number,
+      who: ReturnType<typeof asker>,
+      { exact = false, fresh = false }: { exact?: boolean; fresh?: boolean } = {},
+    ): Promise<Results> {
+      const source = fresh ? (portal.fresh ?? portal) : portal;
+      const started = performance.now();
+      const audit = { audit: true, ...who, resource: query.resource, filter: query.filter, value: query.value, limit, offset };
+      try {
+        let results = await fetchResults(source, query, { limit, offset });
+        const last = lastPageOffset(results.page.total, limit);
+        if (!exact && results.page.items.length === 0 && offset > last) results = await fetchResults(source, query, { limit, offset: last });
+        const ms = Math.round(performance.now() - started);
+        logger.info({ ...audit, results: results.page.items.length, total: results.page.total, ms }, 'lookup');
+        return results;
+      } catch (error) {
+        logger.info({ ...audit, failed: (error as Error).name, ms: Math.round(performance.now() - started) }, 'lookup');
+        throw error;
+      }
+    },
+
+    /**
+     * A press of a button that shows a page again (◀ ▶, 🔄, a record): its query resolved (else the
+     * stale-button alert, and undefined), the press answered, "Try again" set, the page fetched.
+     */
+    async pressed(
+      ctx: BotContext,
+      action: { ref: QueryRef; limit: PageSize; offset: number; refresh: boolean },
+      retry: CallbackAction,
+      { exact = false }: { exact?: boolean } = {},
+    ): Promise<Results | undefined> {
+      const query = await this.resolve(action.ref);
+      if (!query) {
+        await ctx.answerOnce(ctx.t('errors.staleButton'), true);
+        return undefined;
+      }
+      await ctx.answerOnce(action.refresh ? ctx.t('refresh.started') : undefined);
+      ctx.retry = retry;
+      return this.fetchPage(query, action.limit, action.offset, asker(ctx, 'button'), { exact, fresh: action.refresh });
+    },
+  };
+};

@@ -40,9 +40,13 @@ type FileByPath = { source: string; filename?: string };
 const isFileByPath = (value: unknown): value is FileByPath =>
   typeof value === 'object' && value !== null && 'source' in value && typeof value.source === 'string';
 
-/** The payload as a multipart form when it uploads a file, each file a lazy, disk-backed Blob; else undefined. */
-const uploadForm = async (payload: object): Promise<FormData | undefined> => {
-  if (!Object.values(payload).some(isFileByPath)) return undefined;
+const uploadsFile = (payload: object): boolean => {
+  for (const key in payload) if (isFileByPath((payload as Record<string, unknown>)[key])) return true;
+  return false;
+};
+
+/** The payload as a multipart form, each file a lazy, disk-backed Blob. */
+const uploadForm = async (payload: object): Promise<FormData> => {
   const fields = Object.entries(payload).filter(([, value]) => value != null);
   const form = new FormData();
   for (const [key, value] of fields) {
@@ -59,12 +63,13 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
 
   const exchange = async (method: string, payload: object, signal: AbortSignal | undefined) => {
     // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.
-    const form = await uploadForm(payload);
+    const form = uploadsFile(payload) ? await uploadForm(payload) : undefined;
     try {
       return await pool.request({
         path: `${base.pathname}${method}`,
         method: 'POST',
-        ...(form === undefined ? { headers: { 'content-type': 'application/json' }, body: toJsonBody(payload) } : { body: form }),
+        // JSON as bytes: encoded once, where a string body is measured and then encoded again.
+        ...(form === undefined ? { headers: { 'content-type': 'application/json' }, body: Buffer.from(toJsonBody(payload)) } : { body: form }),
         ...(signal && { signal }),
       });
     } catch (error) {

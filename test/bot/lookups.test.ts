@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLookups } from '../../src/bot/lookups.ts';
 import type { PortalClient } from '../../src/portal/client.ts';
 import type { Query } from '../../src/portal/query.ts';
@@ -26,5 +26,42 @@ describe('resolving the query behind a button', () => {
     expect(await lookups.resolve({ key: 'blank' })).toBeUndefined();
     expect(await lookups.resolve({ key: 'long' })).toBeUndefined();
     expect(await lookups.resolve({ key: 'missing' })).toBeUndefined();
+  });
+});
+
+describe('the reference a button carries', () => {
+  const counting = () => {
+    const saves: Query[] = [];
+    const lookups = createLookups({
+      portal: unusedPortal,
+      queries: { save: (query) => (saves.push(query), `key-${query.value}`), load: () => undefined },
+      logger: pino({ level: 'silent' }),
+    });
+    return { lookups, saves };
+  };
+  const long: Query = { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' };
+
+  it('carries a short ASCII query itself, and stores none', async () => {
+    const { lookups, saves } = counting();
+    expect(await lookups.refFor({ resource: 'order', filter: 'SAP_ID', value: '0007300100' })).toEqual({ query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } });
+    expect(saves).toEqual([]);
+  });
+
+  it('stores a query once and reuses its key for ten minutes, then stores it again', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-23T10:00:00Z'), toFake: ['Date'] });
+    try {
+      const { lookups, saves } = counting();
+      expect(await lookups.refFor(long)).toEqual({ key: 'key-ДП-77/2026' });
+      expect(await lookups.refFor({ ...long })).toEqual({ key: 'key-ДП-77/2026' });
+      expect(saves).toHaveLength(1);
+      // Another query is its own.
+      await lookups.refFor({ ...long, value: 'ДП-78/2026' });
+      expect(saves).toHaveLength(2);
+      vi.setSystemTime(new Date('2026-11-23T10:10:00Z'));
+      expect(await lookups.refFor(long)).toEqual({ key: 'key-ДП-77/2026' });
+      expect(saves).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
