@@ -3,20 +3,25 @@ import type { Logger } from 'pino';
 import { backoffDelay, pause, type Backoff } from '../backoff.ts';
 import { failureReason } from './postgres-errors.ts';
 import type { SettingsCache } from './settings-cache.ts';
+import type { WatchCacheControl } from './watch-cache.ts';
 
 // How a replica hears that another changed someone's settings: each write notifies
 // `settings_changed` with '<kind>:<id>' in its own statement (postgres-settings.ts), and this
 // connection, apart from the pool (a pooled one may be closed when idle), listens. While it is
 // down the cache is suspended; when it is back the cache starts empty, as notifications sent
-// meanwhile were lost.
+// meanwhile were lost. The same connection hears `watches_changed` ('<chat id>', sent by
+// postgres-watches.ts) for the watch cache, kept the same way.
 
 export const SETTINGS_CHANNEL = 'settings_changed';
+export const WATCHES_CHANNEL = 'watches_changed';
 
 export type SettingsListenerOptions = {
   url: string;
   database: string;
   logger: Logger;
   cache: SettingsCache;
+  /** The watch cache, when there is one: heard, suspended and resumed with the settings cache. */
+  watches?: WatchCacheControl;
   backoff: Backoff;
   connectTimeoutMs?: number;
 };
@@ -31,8 +36,14 @@ const applyNotice = (cache: SettingsCache, payload: string | undefined): void =>
   else cache.resume();
 };
 
+const applyWatchNotice = (cache: WatchCacheControl, payload: string | undefined): void => {
+  const chatId = Number(payload);
+  if (payload !== undefined && payload !== '' && Number.isSafeInteger(chatId)) cache.forget(chatId);
+  else cache.resume();
+};
+
 /** Listens until closed, connecting again after each loss; resolves once the first try is over. */
-export const listenForSettings = async ({ url, database, logger, cache, backoff, connectTimeoutMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
+export const listenForSettings = async ({ url, database, logger, cache, watches, backoff, connectTimeoutMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
   const stop = new AbortController();
   let client: pg.Client | undefined;
 
@@ -45,6 +56,7 @@ export const listenForSettings = async ({ url, database, logger, cache, backoff,
       if (client !== next || stop.signal.aborted) return;
       client = undefined;
       cache.suspend();
+      watches?.suspend();
       // Info, not a warning: settings stay right (read from the database), only slower; a database
       // that is down is warned about by what fails.
       logger.info({ database, reason: error ? failureReason(error) : 'the connection ended' }, 'settings changes are unheard: settings are read from the database until they are heard again');
@@ -52,6 +64,7 @@ export const listenForSettings = async ({ url, database, logger, cache, backoff,
     };
     next.on('notification', (message) => {
       if (message.channel === SETTINGS_CHANNEL) applyNotice(cache, message.payload);
+      else if (message.channel === WATCHES_CHANNEL && watches) applyWatchNotice(watches, message.payload);
     });
     next.on('error', onLost);
     next.on('end', () => onLost());
@@ -59,6 +72,7 @@ export const listenForSettings = async ({ url, database, logger, cache, backoff,
     try {
       await next.connect();
       await next.query(`LISTEN ${SETTINGS_CHANNEL}`);
+      if (watches) await next.query(`LISTEN ${WATCHES_CHANNEL}`);
     } catch (error) {
       lost = true;
       client = undefined;
@@ -71,6 +85,7 @@ export const listenForSettings = async ({ url, database, logger, cache, backoff,
       return;
     }
     cache.resume();
+    watches?.resume();
   };
 
   /** Tries until connected or closed, waiting before each try: a server that cut us may be shutting down. */

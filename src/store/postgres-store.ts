@@ -12,6 +12,7 @@ import { createPostgresSettingsStore } from './postgres-settings.ts';
 import { listenForSettings } from './postgres-settings-listener.ts';
 import { cacheSettings } from './settings-cache.ts';
 import { createPostgresWatchStore } from './postgres-watches.ts';
+import { cacheWatches } from './watch-cache.ts';
 import type { Store } from './store.ts';
 
 // The store of several replicas: one PostgreSQL database, reached through a pool of this
@@ -100,14 +101,15 @@ export const openPostgresStore = async ({
 
   // Suspended (read through) until the listener hears changes made by other replicas.
   const settings = cacheSettings(withPostgresErrors(createPostgresSettingsStore(pool, now), database), { live: false });
-  const listener = await listenForSettings({ url, database, logger, cache: settings, backoff: listenBackoff, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
+  const watches = cacheWatches(withPostgresErrors(createPostgresWatchStore(pool), database), { live: false });
+  const listener = await listenForSettings({ url, database, logger, cache: settings, watches, backoff: listenBackoff, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
   const coordination = createPostgresCoordination(pool, database);
   let ended: Promise<void> | undefined;
   return {
     backend: 'postgres',
     queries: withPostgresErrors(queries, database),
     settings: settings.settings,
-    watches: withPostgresErrors(createPostgresWatchStore(pool), database),
+    watches: watches.watches,
     // The task's own failures are its caller's: `exclusively` guards only its own SQL.
     coordination: { ...withPostgresErrors(coordination, database), exclusively: coordination.exclusively },
     limits: withPostgresErrors(createPostgresLimits(pool), database),

@@ -1,14 +1,17 @@
 import type pg from 'pg';
 import { checkId, checkLocale, checkTarget } from './checks.ts';
+import { WATCHES_CHANNEL } from './postgres-settings-listener.ts';
 import { createPostgresWatchQueue, inRetriedTransaction } from './postgres-watch-queue.ts';
 import { readWatch, WATCH_COLUMNS } from './sqlite-watch-rows.ts';
 import { targetKey } from './target-key.ts';
-import type { AddWatchResult, Watch, WatchStore } from './watch-store.ts';
+import type { CachableWatchStore } from './watch-cache.ts';
+import type { AddWatchResult, Watch } from './watch-store.ts';
 
 // The chats' watches on PostgreSQL, shared by replicas: what a chat watches (here) and the
 // polling and sending queues (postgres-watch-queue.ts). Rows are read as the sqlite store reads
 // them (sqlite-watch-rows.ts: the columns and their meaning are the same). A target row lives as
-// long as some chat watches it.
+// long as some chat watches it. Each change to a chat's watches notifies the other replicas in its
+// own transaction, so on commit (postgres-settings-listener.ts evicts their cached record).
 
 type Row = Record<string, unknown>;
 
@@ -36,6 +39,13 @@ const INSERT_WATCH = `
 // foreign key and runs again, seeing the other's work.
 const DELETE_ORPHANS = `
   DELETE FROM watch_targets t WHERE t.key = ANY($1::text[]) AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.target_key = t.key)`;
+// Sent within the writing transaction: delivered when (and only if) it commits.
+const NOTIFY = `SELECT pg_notify('${WATCHES_CHANNEL}', $1)`;
+const notify = (client: pg.PoolClient, chatId: number) => client.query(NOTIFY, [String(chatId)]);
+// One statement: the notice goes only when some watch was resumed.
+const RESUME = `
+  WITH resumed AS (UPDATE watches SET paused_at = NULL WHERE chat_id = $1 AND paused_at IS NOT NULL RETURNING chat_id)
+  SELECT pg_notify('${WATCHES_CHANNEL}', chat_id::text) FROM resumed LIMIT 1`;
 const COUNT = `
   SELECT (SELECT count(*) FROM watches) AS watches, (SELECT count(*) FROM watch_targets) AS targets,
     (SELECT count(*) FROM notifications) AS pending`;
@@ -44,7 +54,7 @@ const readAll = (rows: Row[]): Watch[] => rows.map(readWatch).filter((watch): wa
 
 const keysOf = (rows: Row[]): string[] => rows.map((row) => String(row.target_key));
 
-export const createPostgresWatchStore = (pool: pg.Pool): WatchStore => ({
+export const createPostgresWatchStore = (pool: pg.Pool): CachableWatchStore => ({
   ...createPostgresWatchQueue(pool),
 
   /**
@@ -83,6 +93,7 @@ export const createPostgresWatchStore = (pool: pg.Pool): WatchStore => ({
       const inserted = await client.query<Row>(INSERT_WATCH, [chatId, threadId, key, createdBy, locale, watch.now]);
       const created = readWatch((await client.query<Row>(SELECT_BY_ID, [Number(inserted.rows[0]?.id)])).rows[0]);
       if (!created) throw new Error(`the new watch of target ${key} cannot be read`);
+      await notify(client, chatId);
       return { ok: true, watch: created, created: true };
     });
   },
@@ -94,6 +105,7 @@ export const createPostgresWatchStore = (pool: pg.Pool): WatchStore => ({
       const deleted = await client.query<Row>('DELETE FROM watches WHERE id = $1 AND chat_id = $2 RETURNING target_key', [watchId, chat]);
       if (deleted.rows.length === 0) return false;
       await client.query(DELETE_ORPHANS, [keysOf(deleted.rows)]);
+      await notify(client, chat);
       return true;
     });
   },
@@ -103,6 +115,11 @@ export const createPostgresWatchStore = (pool: pg.Pool): WatchStore => ({
   },
   async find(chatId, key) {
     return readWatch((await pool.query<Row>(SELECT_ONE, [checkId(chatId), key])).rows[0]);
+  },
+  /** What the watch cache keeps of the chat (watch-cache.ts). */
+  async chatWatches(chatId) {
+    const { rows } = await pool.query<{ target_key: string; paused: boolean }>('SELECT target_key, paused_at IS NOT NULL AS paused FROM watches WHERE chat_id = $1', [checkId(chatId)]);
+    return { targetKeys: rows.map((row) => row.target_key), paused: rows.some((row) => row.paused) };
   },
   /** Paused watches too: the allowlist check removes a chat's watches whether or not they are paused. */
   async watchers(key) {
@@ -121,12 +138,13 @@ export const createPostgresWatchStore = (pool: pg.Pool): WatchStore => ({
   async pauseChat(chatId, now) {
     const chat = checkId(chatId);
     await inRetriedTransaction(pool, async (client) => {
-      await client.query('UPDATE watches SET paused_at = $1 WHERE chat_id = $2 AND paused_at IS NULL', [now, chat]);
+      const paused = await client.query('UPDATE watches SET paused_at = $1 WHERE chat_id = $2 AND paused_at IS NULL', [now, chat]);
       await client.query('DELETE FROM notifications WHERE chat_id = $1', [chat]);
+      if ((paused.rowCount ?? 0) > 0) await notify(client, chat);
     });
   },
   async resumeChat(chatId) {
-    const resumed = await pool.query('UPDATE watches SET paused_at = NULL WHERE chat_id = $1 AND paused_at IS NOT NULL', [checkId(chatId)]);
+    const resumed = await pool.query(RESUME, [checkId(chatId)]);
     return (resumed.rowCount ?? 0) > 0;
   },
   /**
@@ -144,13 +162,16 @@ export const createPostgresWatchStore = (pool: pg.Pool): WatchStore => ({
       await client.query('DELETE FROM watches WHERE chat_id = $1 AND target_key IN (SELECT target_key FROM watches WHERE chat_id = $2)', [from, to]);
       await client.query('UPDATE watches SET chat_id = $2, thread_id = NULL WHERE chat_id = $1', [from, to]);
       await client.query('UPDATE notifications SET chat_id = $2, thread_id = NULL WHERE chat_id = $1', [from, to]);
+      for (const chat of [from, to]) await notify(client, chat);
     });
   },
   async removeChat(chatId) {
     const chat = checkId(chatId);
     await inRetriedTransaction(pool, async (client) => {
       const deleted = await client.query<Row>('DELETE FROM watches WHERE chat_id = $1 RETURNING target_key', [chat]);
-      if (deleted.rows.length > 0) await client.query(DELETE_ORPHANS, [keysOf(deleted.rows)]);
+      if (deleted.rows.length === 0) return;
+      await client.query(DELETE_ORPHANS, [keysOf(deleted.rows)]);
+      await notify(client, chat);
     });
   },
 });

@@ -9,6 +9,7 @@ import { createSqliteQueryStore, type SqliteQueryStore } from './sqlite-queries.
 import { cacheSettings } from './settings-cache.ts';
 import { createSqliteSettingsStore } from './sqlite-settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './sqlite-watches.ts';
+import { cacheWatches } from './watch-cache.ts';
 import type { SettingsStore, Store } from './store.ts';
 
 export type SqliteStoreOptions = {
@@ -99,7 +100,8 @@ export const openSqliteStore = ({
     // cut may lose the last commits, never corrupt the file).
     if (!inMemory) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     const queries = createSqliteQueryStore(db, { now, ttlMs: queryTtlDays * DAY_MS });
-    // One process writes the file's settings: what it keeps in memory cannot go stale.
+    // One process writes the file's settings and chats' watches (the poller and sender too, through
+    // this same store): what it keeps in memory cannot go stale.
     const settings: SettingsStore = cacheSettings(withStoreErrors(createSqliteSettingsStore(db, now), path)).settings;
     const coordination = createSqliteCoordination(db);
     const selectOne = db.prepare('SELECT 1');
@@ -107,7 +109,7 @@ export const openSqliteStore = ({
       backend: 'sqlite',
       queries: withStoreErrors(queries, path),
       settings,
-      watches: withStoreErrors(createSqliteWatchStore(db), path),
+      watches: cacheWatches(withStoreErrors(createSqliteWatchStore(db), path)).watches,
       // The task's own failures are its caller's: only the SQL methods are guarded.
       coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },
       limits: createMemoryLimits(),

@@ -4,7 +4,8 @@ import { immediately } from './sqlite-transaction.ts';
 import { createSqliteWatchQueue, type SqliteWatchQueue } from './sqlite-watch-queue.ts';
 import { readWatch, WATCH_COLUMNS } from './sqlite-watch-rows.ts';
 import { targetKey } from './target-key.ts';
-import type { AddWatchResult, NewWatch, Watch, WatchStore } from './watch-store.ts';
+import type { CachableWatchStore, ChatWatches } from './watch-cache.ts';
+import type { AddWatchResult, NewWatch, Watch } from './watch-store.ts';
 
 // The chats' watches on node:sqlite: what a chat watches (here) and the polling and sending
 // queues (sqlite-watch-queue.ts). A target row lives as long as some chat watches it.
@@ -15,6 +16,7 @@ export type SqliteWatchStore = SqliteWatchQueue & {
   remove(chatId: number, watchId: number): boolean;
   list(chatId: number): Watch[];
   find(chatId: number, targetKey: string): Watch | undefined;
+  chatWatches(chatId: number): ChatWatches;
   watchers(targetKey: string): Watch[];
   counts(): { watches: number; targets: number; pending: number };
   pauseChat(chatId: number, now: number): void;
@@ -29,6 +31,7 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
   const selectOne = db.prepare(`SELECT ${WATCH_COLUMNS} ${FROM} WHERE w.chat_id = ? AND w.target_key = ?`);
   const selectById = db.prepare(`SELECT ${WATCH_COLUMNS} ${FROM} WHERE w.id = ?`);
   const selectByTarget = db.prepare(`SELECT ${WATCH_COLUMNS} ${FROM} WHERE w.target_key = ? ORDER BY w.id`);
+  const selectChatState = db.prepare('SELECT target_key, paused_at IS NOT NULL AS paused FROM watches WHERE chat_id = ?');
   const countChat = db.prepare('SELECT count(*) AS n FROM watches WHERE chat_id = ?');
   const insertTarget = db.prepare(`
     INSERT INTO watch_targets (key, resource, filter, value, sap_id, snapshot, snapshot_at, next_poll_at)
@@ -116,6 +119,11 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
 
     list: (chatId) => readAll(selectByChat.all(checkId(chatId))),
     find: (chatId, key) => readWatch(selectOne.get(checkId(chatId), key)),
+    /** What the watch cache keeps of the chat (watch-cache.ts). */
+    chatWatches(chatId) {
+      const rows = selectChatState.all(checkId(chatId));
+      return { targetKeys: rows.map((row) => String(row.target_key)), paused: rows.some((row) => Number(row.paused) === 1) };
+    },
     /** Paused watches too: the allowlist check removes a chat's watches whether or not they are paused. */
     watchers: (key) => readAll(selectByTarget.all(key)),
     counts() {
@@ -149,6 +157,6 @@ export const createSqliteWatchStore = (db: DatabaseSync): SqliteWatchStore => {
         for (const key of keys) deleteOrphan.run({ key });
       });
     },
-  } satisfies WatchStore;
+  } satisfies CachableWatchStore;
   return store;
 };

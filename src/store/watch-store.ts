@@ -107,7 +107,11 @@ export type WatchStore = {
   postpone(id: number, at: number): Awaitable<void>;
   /** The chat blocked the bot or is gone: its watches pause, its pending notifications are dropped. */
   pauseChat(chatId: number, now: number): Awaitable<void>;
-  /** The chat wrote to the bot again: its watches resume (true when any were paused). */
+  /**
+   * The chat wrote to the bot again: its watches resume (true when any were paused). Asked on
+   * every update, so answered from memory when nothing is paused (watch-cache.ts): a pause made
+   * by another replica less than a second ago may be missed, and is resumed by the next update.
+   */
   resumeChat(chatId: number): Awaitable<boolean>;
   /**
    * The group became a supergroup with a new id: its watches and pending notifications move to

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { targetKey } from '../../src/store/target-key.ts';
+import { describeWatchLookupContract } from './watch-lookup-contract.ts';
 import { describeWatchMoveContract } from './watch-move-contract.ts';
 import { describeWatchPollContract } from './watch-poll-contract.ts';
 import { describeWatchSendContract } from './watch-send-contract.ts';
@@ -8,7 +9,7 @@ import { added, CONTRACT, GROUP, MINUTE, newWatch, ONE_ORDER, PIPE, PRIVATE, T0,
 // What every WatchStore must do, whatever keeps it: run by each backend's test with a fresh,
 // empty store per test. Times are passed in, so no clock is needed. The polling and sending
 // parts are in watch-poll-contract.ts and watch-send-contract.ts, a chat's move to a new id in
-// watch-move-contract.ts.
+// watch-move-contract.ts, what every update asks in watch-lookup-contract.ts.
 
 export const describeWatchStoreContract = (name: string, open: OpenWatchStore): void => {
   describe(`${name}: the chats' watches`, () => {
@@ -110,5 +111,6 @@ export const describeWatchStoreContract = (name: string, open: OpenWatchStore): 
   describeWatchPollContract(name, open);
   describeWatchSendContract(name, open);
   describeWatchMoveContract(name, open);
+  describeWatchLookupContract(name, open);
 };
 export type { OpenWatchStore } from './watch-contract-support.ts';

@@ -6,8 +6,8 @@ import type { BotContext } from '../context.ts';
 /**
  * Keeps a chat's watches with it. A chat whose watches paused (it had blocked the bot, or the bot was out of the group) speaks
  * again: its watches resume. Any message or button press counts, every time: the sender may pause
- * a chat at any moment (and in another process), so a memory of chats found active would miss
- * one. The store answers a chat with nothing paused without writing anything.
+ * a chat at any moment (and in another replica). The store answers a chat with nothing paused
+ * from memory (src/store/watch-cache.ts), which a pause anywhere makes it forget.
  */
 export const resumeWatches = (watches: Pick<WatchStore, 'resumeChat' | 'moveChat'>, logger: Logger): MiddlewareFn<BotContext> => async (ctx, next) => {
   const chatId = ctx.chat?.id;
