@@ -476,15 +476,15 @@ const write = (r: Results, replicas: string) => {
   const text = lines.join('\n');
   process.stdout.write(`\n${text}\n`);
   // The watch scenario's sections, written by its own runs, are carried over.
-  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS), markedSection(outPath, EXPORT_MARKERS)].filter(Boolean);
+  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS), markedSection(outPath, EXPORT_MARKERS), markedSection(outPath, LAYERS_MARKERS)].filter(Boolean);
   writeFileSync(outPath, [text.trimEnd(), replicas, ...kept].join('\n\n') + '\n');
 };
 
-// npm run bench -- --layers [--quick] [--updates 20000] [--runs 3]: issue 14's per-update path layer by layer, in
+// npm run bench -- --layers [--quick] [--updates 20000] [--runs 5]: issue 14's per-update path layer by layer, in
 // process (bench/layers.ts); writes only its section, after the floor's.
 const layersMain = async () => {
   const updates = Number(args.updates ?? (args.quick ? 5_000 : 20_000));
-  const result = await runLayersBench({ updates, warmUp: Math.min(5_000, updates), rounds: Number(args.runs ?? 3), log });
+  const result = await runLayersBench({ updates, warmUp: Math.min(5_000, updates), rounds: Number(args.runs ?? (args.quick ? 1 : 5)), log });
   const section = renderLayersSection(result, `npm run bench -- ${shownArgs}`);
   process.stdout.write(`\n${section}\n`);
   writeMarkedSection(outPath, LAYERS_MARKERS, section, { after: FLOOR_MARKERS });
