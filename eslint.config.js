@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'coverage/'] },
+  { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/', 'dist.*.tmp/', 'bench/.built/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -6,10 +6,10 @@ import ExcelJS from 'exceljs';
 import { sendJson } from '../src/http/respond.ts';
 import { startBotApi } from '../test/support/bot-api/index.ts';
 import { PORTAL_TOKEN, startDelayedServer } from './portal.ts';
-import { machine, nodeFlags, rssMb, start } from './proc.ts';
+import { machine, nodeFlags, rssMb, start, botScript } from './proc.ts';
 import { writeMarkedSection, type Markers } from './sections.ts';
 
-// The export scenario (issue 13): the bot as production starts it (src/main.ts, the flags of
+// The export scenario (issue 13): the bot as production starts it (dist/main.js built from src/, the flags of
 // `npm start`, EXPORT_MAX_RECORDS at its default of 1000) exports 1000 orders with 60 positions
 // each, asked for with /export, to the strict Bot API emulator, which takes the upload as Telegram
 // does. A synthetic portal serves the orders (any order query finds the same 1000) with an
@@ -95,7 +95,7 @@ export const runExportBench = async ({ orders, positions, scenarios, runs, root 
   const api = await startBotApi({ waitTimeoutMs: 300_000 });
   const logFile = join(temp, 'export-bot.log');
   const env = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.apiRoot, PORTAL_URL: portal.url, PORTAL_TOKEN, ALLOW_ANYONE: 'true', DATA_DIR: join(temp, 'data'), LOG_LEVEL: 'info' };
-  const child = start(join(root, 'src/main.ts'), env, logFile);
+  const child = start(join(root, botScript()), env, logFile);
   const pid = child.process.pid!;
   const results: ExportRun[] = [];
   try {
@@ -163,7 +163,7 @@ export const renderExportSection = (result: ExportBenchResult, command: string):
     EXPORT_MARKERS.begin,
     '## Export (issue 13)',
     '',
-    `\`${command}\` on ${cores} cores (${cpu}), Node ${node}, \`node ${nodeFlags().join(' ')} src/main.ts\`. The bot as production runs it exports ${result.orders} orders with ${result.positions} positions each (one \`/export\`, EXPORT_MAX_RECORDS 1000 as by default) from a synthetic portal to the strict Bot API emulator, which takes the multipart upload as Telegram does; each run asks another value, so the lookup cache never answers. Time: from the command to the document's arrival (with two at once, to the later one, EXPORT_CONCURRENCY 2 as by default), the median and each run; fetch / write / send: the bot's own account of each export (its audit line), medians; portal requests and edits: of all the run's exports. Peak RSS: the bot's resident memory sampled every ${SAMPLE_MS} ms during the runs.`,
+    `\`${command}\` on ${cores} cores (${cpu}), Node ${node}, \`node ${nodeFlags().join(' ')} ${botScript()}\`. The bot as production runs it exports ${result.orders} orders with ${result.positions} positions each (one \`/export\`, EXPORT_MAX_RECORDS 1000 as by default) from a synthetic portal to the strict Bot API emulator, which takes the multipart upload as Telegram does; each run asks another value, so the lookup cache never answers. Time: from the command to the document's arrival (with two at once, to the later one, EXPORT_CONCURRENCY 2 as by default), the median and each run; fetch / write / send: the bot's own account of each export (its audit line), medians; portal requests and edits: of all the run's exports. Peak RSS: the bot's resident memory sampled every ${SAMPLE_MS} ms during the runs.`,
     '',
     '| exports at once | portal, per page | runs | time, s | fetch / write / send, s | peak RSS, MB | portal requests | progress edits | file, MB | rows: orders / positions |',
     '|---|---|---|---|---|---|---|---|---|---|',

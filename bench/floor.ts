@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
-import { cpuMs, freePort, rssMb, start, type Child } from './proc.ts';
+import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
 
 // Issue 14's scenario: the bot beside the two floors, the framework-free bot (bench/floor-bot.ts:
 // undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
@@ -13,7 +13,7 @@ import { cpuMs, freePort, rssMb, start, type Child } from './proc.ts';
 
 export const BOTS = ['floor', 'bare', 'bot'] as const;
 export type BotName = (typeof BOTS)[number];
-const SCRIPTS: Record<BotName, string> = { floor: 'bench/floor-bot.ts', bare: 'bench/bare-bot.ts', bot: 'src/main.ts' };
+const SCRIPTS: Record<BotName, string> = { floor: 'bench/floor-bot.ts', bare: 'bench/bare-bot.ts', bot: botScript() };
 
 /** One measured phase: throughput, latency percentiles, CPU per update from /proc. */
 export type Measured = { throughput: number; p50: number; p95: number; p99: number; cpuMsPerUpdate: number; timeouts: number; lookups: number; pages: number; rssAfterMb: number };
@@ -51,9 +51,10 @@ export type FloorOptions = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let nextUserId = 5_000_000;
 
-const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean }): Promise<Measured> => {
-  const firstUserId = nextUserId;
-  nextUserId += Math.max(load.users, load.distinct ?? 0);
+const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean; maxActions?: number; firstUserId?: number }): Promise<Measured> => {
+  // New users each phase, unless told to be the users of an earlier one.
+  const firstUserId = load.firstUserId ?? nextUserId;
+  if (load.firstUserId === undefined) nextUserId += Math.max(load.users, load.distinct ?? 0);
   const pid = child.process.pid!;
   const cpuBefore = cpuMs(pid);
   const result = await runLoad(api, {
@@ -63,6 +64,7 @@ const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms:
     ...(load.rate !== undefined && { ratePerSecond: load.rate }),
     ...(load.distinct !== undefined && { distinctUsers: load.distinct }),
     ...(load.lookupsOnly && { lookupsOnly: true }),
+    ...(load.maxActions !== undefined && { maxActions: load.maxActions }),
   });
   const cpu = cpuMs(pid) - cpuBefore;
   const answered = result.samples.filter((sample) => sample.outcome !== 'timeout');
@@ -139,8 +141,12 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
         const api = await startLeanBotApi();
         const child = await launch('bot', options, api, portal.url, join(options.temp, `users-${distinct}-${run}.log`));
         try {
-          await measure(api, child, { users: options.fewUsers, ms: warmUpMs, rate });
-          const saturated = await measure(api, child, { users: options.fewUsers, ms: seconds * 1000, distinct, lookupsOnly: true });
+          // Warmed up with as many lookups as the many-users phase has users, from this phase's users:
+          // every one of the 20,000 has acted within the minute before the measurement (the flood
+          // limiter holds them all), and both phases start with the same portal cache.
+          const firstUserId = nextUserId;
+          await measure(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, maxActions: options.manyUsers });
+          const saturated = await measure(api, child, { users: options.fewUsers, ms: seconds * 1000, distinct, lookupsOnly: true, firstUserId });
           log(`  run ${run}, bot, ${distinct} distinct users: ${line(saturated)}`);
           pair[key] = { users: options.fewUsers, distinct, saturated };
         } finally {

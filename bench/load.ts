@@ -30,11 +30,12 @@ const random = (seed: number) => () => {
 /**
  * `users` actions in flight; with `distinctUsers` (more than `users`), each of those slots takes
  * its turns as a different user, in rotation over that many ids (slot i: ids i, i + users, …), so
- * the bot sees that many distinct users under the same load.
+ * the bot sees that many distinct users under the same load. With `maxActions`, the run ends
+ * once that many actions have begun (or at `durationMs`).
  */
 export const runLoad = async (
   api: LeanBotApi,
-  options: { users: number; durationMs: number; firstUserId: number; timeoutMs?: number; seed?: number; ratePerSecond?: number; distinctUsers?: number; lookupsOnly?: boolean },
+  options: { users: number; durationMs: number; firstUserId: number; timeoutMs?: number; seed?: number; ratePerSecond?: number; distinctUsers?: number; lookupsOnly?: boolean; maxActions?: number },
 ): Promise<LoadResult> => {
   const pending = new Map<number, (answer: Answer) => void>();
   api.onAnswer((answer) => {
@@ -55,12 +56,15 @@ export const runLoad = async (
   const distinct = Math.max(options.users, options.distinctUsers ?? 0);
   /** Each user's last answer, the message its ◀ ▶ presses act on. */
   const lastOf = new Map<number, BotMessage>();
+  /** Actions begun by all slots: with `maxActions`, none begins past it. */
+  let started_ = 0;
   const slot = async (index: number) => {
     // This slot's ids: index, index + users, … below distinct; no other slot has them.
     const ids = Math.floor((distinct - 1 - index) / options.users) + 1;
     let turn = 0;
     let nextAt = started + (intervalMs * index) / options.users;
-    while (performance.now() < deadline) {
+    while (performance.now() < deadline && started_ < (options.maxActions ?? Infinity)) {
+      started_ += 1;
       if (intervalMs > 0) {
         // No slot left before the deadline: stop now rather than wait past it, which would
         // stretch the run and understate the rate.

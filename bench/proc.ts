@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { toJavaScript } from '../scripts/build.ts';
 import { startArgs } from '../test/support/start-command.ts';
 
 // The bot process: spawning it, its resident memory and its CPU time from /proc.
@@ -40,6 +42,9 @@ export type Child = { process: ChildProcess; stderr: () => string; stop(): Promi
  * node's flags in `npm start`, so both bots run with the V8 settings production runs with;
  * BENCH_NODE_FLAGS replaces them to try others ("" for node's defaults).
  */
+/** The entry point `npm start` runs (dist/main.js, built from src/ by its prestart step: see bench/run.ts). */
+export const botScript = (): string => startArgs().at(-1)!;
+
 export const nodeFlags = (): string[] =>
   process.env.BENCH_NODE_FLAGS === undefined ? startArgs().slice(0, -1) : process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean);
 
@@ -48,9 +53,21 @@ export const nodeFlags = (): string[] =>
  * of the shell that runs the benchmark cannot change what is measured. Its standard error (the bot's log) goes to a file, not a pipe
  * the busy benchmark process would have to drain: a full pipe would block the bot's log writes.
  */
+/**
+ * A benchmark's own .ts bot (the floor and bare bots) as plain JavaScript beside it in .built/, so
+ * that every bot runs without Node's TypeScript stripper (about 17 MB), as the bot itself does.
+ */
+const asJavaScript = (script: string): string => {
+  if (!script.endsWith('.ts')) return script;
+  const target = join(dirname(script), '.built', basename(script).replace(/\.ts$/, '.js'));
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, toJavaScript(readFileSync(script, 'utf8'), script));
+  return target;
+};
+
 export const start = (script: string, env: Record<string, string>, logFile: string): Child => {
   const log = openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeFlags(), script], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'ignore', log] });
+  const child = spawn(process.execPath, [...nodeFlags(), asJavaScript(script)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'ignore', log] });
   closeSync(log);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {

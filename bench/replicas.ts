@@ -5,7 +5,7 @@ import { percentile, runLoad, type LoadResult } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
 import { databaseDelta, startBenchPostgres, type BenchPostgres, type DatabaseDelta, type DatabaseSnapshot } from './postgres.ts';
 import { metric } from './prometheus.ts';
-import { cpuMs, freePort, rssMb, start, type Child } from './proc.ts';
+import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
 import { startRoundRobinProxy, type RoundRobinProxy } from '../test/support/round-robin-proxy.ts';
 import { startWebhookPoster, WEBHOOK_SECRET, WEBHOOK_URL, type WebhookPoster } from './webhook.ts';
 
@@ -150,7 +150,7 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
           CONCURRENCY: String(options.concurrency),
           ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
         };
-        replicas.push({ child: start(join(root, 'src/main.ts'), env, join(temp, `replicas-${setup.key}-${run}-${index}.log`)), port });
+        replicas.push({ child: start(join(root, botScript()), env, join(temp, `replicas-${setup.key}-${run}-${index}.log`)), port });
       }
       for (let waited = 0; !(await Promise.all(replicas.map(ready))).every(Boolean); waited += 100) {
         const dead = replicas.find((replica) => replica.child.process.exitCode !== null);

@@ -9,10 +9,11 @@ import { percentile, runLoad, type LoadResult } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
 import { startBenchPostgres } from './postgres.ts';
 import { metric } from './prometheus.ts';
-import { cpuMs, freePort, machine, nodeFlags, rssMb, start, type Child } from './proc.ts';
+import { cpuMs, freePort, machine, nodeFlags, rssMb, start, type Child, botScript } from './proc.ts';
 import { runReplicasBench } from './replicas.ts';
 import { renderReplicasSection, REPLICAS_MARKERS } from './replicas-report.ts';
 import { markedSection, writeMarkedSection } from './sections.ts';
+import { buildAsNpmStart } from '../test/support/start-command.ts';
 import { runWatchBench } from './watch.ts';
 import { EXPORT_MARKERS, exportMain } from './export.ts';
 import { BOTS, runFloorBench, type BotName } from './floor.ts';
@@ -21,7 +22,7 @@ import { LAYERS_MARKERS, renderLayersSection, runLayersBench } from './layers.ts
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
-// The real bot (src/main.ts with the flags of `npm start`, as production runs it) against a lean
+// The real bot (dist/main.js built from src/ as npm start builds it, with the flags of `npm start`, as production runs it) against a lean
 // Bot API emulator and the demo portal behind a delay, and a bare Telegraf bot as the floor.
 // Prints a table and writes BENCHMARKS.md.
 // npm run bench -- --watch [--quick] [--queries 2000] [--interval 60]: the watch scenario alone
@@ -260,6 +261,8 @@ const floorScenario = async (temp: string) => {
     temp,
     runs: Number(args.runs ?? 3),
     manyUsers: Number(args['many-users']),
+    // --many-users 0: the three bots only, no users phase (for trying flags).
+    usersPhase: Number(args['many-users']) > 0,
     fewUsers: 100,
     log,
   });
@@ -316,7 +319,7 @@ const main = async () => {
     const api0 = await startLeanBotApi();
     const port0 = await freePort();
     const dataDir0 = mkdtempSync(join(temp, 'data-'));
-    const bot0 = await launch('src/main.ts', api0, botEnv(portal0.url, port0, dataDir0), join(temp, 'bot0.log'));
+    const bot0 = await launch(botScript(), api0, botEnv(portal0.url, port0, dataDir0), join(temp, 'bot0.log'));
     log(`  start-up ${bot0.startupMs.toFixed(0)} ms, idle ${bot0.idleRssMb.toFixed(1)} MB`);
     await measure('warm-up', api0, bot0.child, { rate: RATE, portal: portal0, ms: WARM_UP_MS });
     const paced0 = await measure(`bot, 0 ms, paced ${RATE}/s`, api0, bot0.child, { rate: RATE, portal: portal0 });
@@ -343,7 +346,7 @@ const main = async () => {
       log(`${label}`);
       const portal = await startDelayedPortal(DELAY_MS);
       const api = await startLeanBotApi();
-      const bot = await launch('src/main.ts', api, botEnv(portal.url, await freePort(), mkdtempSync(join(temp, 'data-')), extra), join(temp, `bot-${index}.log`));
+      const bot = await launch(botScript(), api, botEnv(portal.url, await freePort(), mkdtempSync(join(temp, 'data-')), extra), join(temp, `bot-${index}.log`));
       if (concurrency === undefined) {
         delayed.push(await measure(`${label}, paced ${RATE}/s`, api, bot.child, { delayMs: DELAY_MS, rate: RATE, portal }));
         delayed.push(await measure(`${label}, saturated`, api, bot.child, { delayMs: DELAY_MS, portal }));
@@ -441,7 +444,7 @@ const write = (r: Results, replicas: string) => {
     '',
     `${USERS} simulated users (bench/load.ts), each with one action in flight: a lookup (\`/order\`, \`/spec\` with every filter) or a ◀ ▶ press on its last answer. "Saturated": each sends its next action as soon as the last is answered. "Paced ${RATE}/s": each acts at most every ${f((1000 * USERS) / RATE, 0)} ms, so the load offered is ${RATE} updates/s and the latency is the bot's, not a queue's. ${SECONDS} s per run, after a ${WARM_UP_MS / 1000} s paced warm-up.`,
     '',
-    `The bot runs as production runs it: \`node ${nodeFlags().join(' ')} src/main.ts\`, long polling, log level info (one audit line per lookup, to a file), CONCURRENCY ${CONCURRENCY}, PORTAL_CACHE_SECONDS 30 (the defaults) unless a row says otherwise; only FLOOD_LIMIT_PER_MINUTE is raised. The floor is a bare Telegraf bot (bench/bare-bot.ts: \`bot.launch()\`, a fixed text for every message, an edit and an answer for every press). Both talk HTTP to the same lean Bot API emulator (bench/bot-api.ts); the bot asks the demo portal over HTTP behind the stated delay (bench/portal.ts).`,
+    `The bot runs as production runs it: \`node ${nodeFlags().join(' ')} ${botScript()}\`, long polling, log level info (one audit line per lookup, to a file), CONCURRENCY ${CONCURRENCY}, PORTAL_CACHE_SECONDS 30 (the defaults) unless a row says otherwise; only FLOOD_LIMIT_PER_MINUTE is raised. The floor is a bare Telegraf bot (bench/bare-bot.ts: \`bot.launch()\`, a fixed text for every message, an edit and an answer for every press). Both talk HTTP to the same lean Bot API emulator (bench/bot-api.ts); the bot asks the demo portal over HTTP behind the stated delay (bench/portal.ts).`,
     '',
     'Latency: from enqueueing the update in the emulator to the bot\'s sendMessage / editMessageText for it. Added latency: latency less the portal delay for actions that took at least that long, the others counted whole. At 0 ms it is the latency itself; at 100 ms it is an estimate: an action answered from the cache after queueing 100 ms is credited a portal wait it did not have, and one that joined an identical request already in flight is credited none. CPU ms/update: user + system CPU time of the bot process divided by the updates handled. CPU bot / bench: % of one core used by the bot process, and by the benchmark process (load, both emulators, the portal). Portal requests: what the load cost the portal, against the user actions (what the cache and the coalescing of identical queries save).',
     '',
@@ -492,4 +495,6 @@ const layersMain = async () => {
 
 // npm run bench -- --export [--quick]: the export scenario alone (bench/export.ts), which writes only the "Export" section.
 const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
+// The bot is measured as npm start runs it: built first (npm run bench does not run prestart).
+buildAsNpmStart();
 await (args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());

@@ -6,7 +6,7 @@ import { startLeanBotApi } from './bot-api.ts';
 import { PORTAL_TOKEN } from './portal.ts';
 import type { BenchPostgres } from './postgres.ts';
 import { metric, sumMetrics } from './prometheus.ts';
-import { cpuMs, freePort, rssMb, start, type Child } from './proc.ts';
+import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
 import { sapNumber, startWatchPortal } from './watch-portal.ts';
 import { analyse, type Notified } from './watch-analysis.ts';
 
@@ -77,7 +77,7 @@ export const runWatchBench = async ({ queries, chatsPerQuery, intervalS, measure
       WATCH_INTERVAL_SECONDS: String(intervalS),
       ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
     };
-    replicas.push({ child: start(join(root, 'src/main.ts'), env, join(temp, `watch-bot-${index}.log`)), port, dataDir });
+    replicas.push({ child: start(join(root, botScript()), env, join(temp, `watch-bot-${index}.log`)), port, dataDir });
   }
   const counts = async () => (databaseUrl ? postgresCounts(databaseUrl) : { ...sqliteCounts(replicas[0]!.dataDir), mb: NaN });
   const scrape = (replica: Replica) => fetch(`http://127.0.0.1:${replica.port}/metrics`).then((res) => res.text());

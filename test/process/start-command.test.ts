@@ -9,7 +9,10 @@ describe('the start command', () => {
     expect(JSON.parse(cmd!)).toEqual(['node', ...startArgs()]);
   });
 
-  it('runs the TypeScript entry point with no build step', () => {
-    expect(startArgs().at(-1)).toBe('src/main.ts');
+  it('runs the entry point built from src/ by the step npm start runs first, which the image runs too', () => {
+    const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
+    expect(startArgs().at(-1)).toBe('dist/main.js');
+    expect(scripts.prestart).toBe('node --disable-warning=ExperimentalWarning scripts/build.ts');
+    expect(readFileSync(`${ROOT}Dockerfile`, 'utf8')).toContain('RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.ts"]');
   });
 });
