@@ -36,4 +36,4 @@ USER node
 # offset confirmation and the store's close; a longer grace needs `--stop-timeout` (see README).
 # The V8 flags size the heap for this bot (live heap about 25 MB) instead of from the host's
 # memory, which on a large host lets it grow to several hundred MB: see BENCHMARKS.md and README.
-CMD ["node", "--max-semi-space-size=32", "--max-old-space-size=192", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "dist/main.js"]

@@ -21,7 +21,11 @@ export const chain = (...layers: ReadonlyArray<Middleware<BotContext>>): Middlew
   const run = layers.map((layer) => Composer.unwrap(layer));
   if (run.length === 1) return run[0]!;
   return (ctx, next) => {
+    // As Telegraf's compose: a layer that calls `next` twice would run the rest of the update twice.
+    let reached = -1;
     const at = (index: number): Promise<void> => {
+      if (index <= reached) return Promise.reject(new Error('next() called multiple times'));
+      reached = index;
       const layer = run[index];
       if (layer === undefined) return next();
       // What a layer resolves to is never read: the chain only waits for it.

@@ -28,12 +28,12 @@ export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalC
 const SAVED_FOR_MS = 10 * 60_000;
 const MAX_SAVED = 4_096;
 
-export const createLookups = ({ portal, queries, logger }: { portal: LookupPortal; queries: QueryStore; logger: Logger }) => {
+export const createLookups = ({ portal, queries, logger, now = Date.now }: { portal: LookupPortal; queries: QueryStore; logger: Logger; now?: () => number }) => {
   /** Queries too long for a button, by their text, with their key and when this process saved them. */
   const saved = new Map<string, { key: string; at: number }>();
   const save = async (query: Query): Promise<string> => {
     const text = `${query.resource}\n${query.filter}\n${query.value}`;
-    const at = Date.now();
+    const at = now();
     const known = saved.get(text);
     if (known !== undefined && at - known.at < SAVED_FOR_MS) return known.key;
     const key = await queries.save(query);

@@ -73,4 +73,17 @@ describe('chain', () => {
   test('a failure of any layer reaches the caller', async () => {
     await expect(chain((_ctx, next) => next(), async () => Promise.reject(new Error('boom')))(press(), async () => undefined)).rejects.toThrow('boom');
   });
+
+  test('a layer calling next twice is refused, not run twice', async () => {
+    let after = 0;
+    const run = chain(
+      async (_ctx, next) => {
+        await next();
+        await next();
+      },
+      () => void (after += 1),
+    );
+    await expect(run(press(), async () => undefined)).rejects.toThrow('next() called multiple times');
+    expect(after).toBe(1);
+  });
 });

@@ -50,3 +50,12 @@ describe('the build npm start runs first', () => {
     for (const file of files(DIST, '.js')) expect(readFileSync(file, 'utf8')).not.toMatch(/(['"])\.\.?\/[^'"\n]*\.ts\1/);
   });
 });
+
+describe('building again', () => {
+  it('writes nothing when dist/ was built from the same sources (a start needs no write access then)', async () => {
+    const { build } = await import('../../scripts/build.ts');
+    const stamp = readFileSync(join(DIST, '.stamp'), 'utf8');
+    expect(build().built).toBe(false);
+    expect(readFileSync(join(DIST, '.stamp'), 'utf8')).toBe(stamp);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createFormatter } from '../../../../src/format.ts';
 import { createTranslator } from '../../../../src/i18n.ts';
 import { cachedCard } from '../../../../src/bot/views/common/card-cache.ts';
+import { visibleLength } from '../../../../src/bot/views/common/html.ts';
 import { renderResultsText, type ResultsText } from '../../../../src/bot/views/results.ts';
 import { makeOrder } from '../../../fixtures/portal-records.ts';
 
@@ -65,9 +66,15 @@ describe('a results page shown again', () => {
     const items = Array.from({ length: 20 }, (_, index) =>
       makeOrder({ SAP_ID: String(7_400_100 + index).padStart(10, '0'), POSITION: Array.from({ length: 6 }, () => makeOrder().POSITION[0]!).map((position) => ({ ...position, MATERIAL_NAME: long })) }),
     );
-    const first = renderResultsText(page(items), ru.t, ru.fmt);
-    const second = renderResultsText(page(items), ru.t, ru.fmt);
-    expect(second).toBe(first);
-    expect(first.replace(/<[^>]*>/g, '').length).toBeLessThanOrEqual(4096);
+    // Numbers of one, two and three digits: each card's «N. » is counted apart from its cached length.
+    for (const offset of [0, 9, 99]) {
+      const first = renderResultsText({ ...page(items), offset }, ru.t, ru.fmt);
+      const second = renderResultsText({ ...page(items), offset }, ru.t, ru.fmt);
+      expect(second).toBe(first);
+      expect(visibleLength(first)).toBeLessThanOrEqual(4096);
+      // Nearly full: the cards that fit were shown, not fewer.
+      expect(visibleLength(first)).toBeGreaterThan(3000);
+      expect(first).toContain(`<b>${offset + 1}.</b> `);
+    }
   });
 });
