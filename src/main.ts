@@ -6,7 +6,6 @@ import { startReceiving } from './app/telegram.ts';
 import { startWatches, type Watches } from './app/watches.ts';
 import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
-import { runConsoleChat } from './console/console-chat.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
@@ -104,6 +103,8 @@ let watches: Watches | undefined;
 if (consoleMode) {
   const languageCode = config.consoleLanguage;
   const t = createTranslator(resolveLocale(languageCode, config.defaultLanguage));
+  // Loaded only for the console chat (no bot token): a bot talking to Telegram never needs it.
+  const { runConsoleChat } = await import('./console/console-chat.ts');
   await runConsoleChat({
     input: process.stdin,
     output: process.stdout,

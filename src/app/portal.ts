@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { startDemoPortal } from '../demo/portal-server.ts';
 import { composePortal } from '../portal/resilience/compose.ts';
 import type { PortalEvent } from '../portal/resilience/intercept.ts';
 import { createPortalClientWithTokens } from '../portal/resilience/token-rotation.ts';
@@ -25,7 +24,8 @@ const recordEvent = (metrics: BotMetrics) => (event: PortalEvent) => {
  */
 export const openPortal = async (config: Config['portal'], logger: Logger, metrics: BotMetrics) => {
   const demoToken = randomBytes(16).toString('hex');
-  const demo = config.kind === 'demo' ? await startDemoPortal({ token: demoToken }) : undefined;
+  // The demo portal and its sample data are loaded only when no PORTAL_URL is set.
+  const demo = config.kind === 'demo' ? await (await import('../demo/portal-server.ts')).startDemoPortal({ token: demoToken }) : undefined;
   const tokens =
     config.kind === 'remote' ? createTokenSource({ token: config.token, tokenFile: config.tokenFile }) : createTokenSource({ token: demoToken });
   const base = createPortalClientWithTokens({
