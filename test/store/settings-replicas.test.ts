@@ -1,29 +1,10 @@
-import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
-import type { Store } from '../../src/store/store.ts';
 import { freshDatabase } from '../support/pg-database.ts';
+import { heard, openReplica, RECONNECT_MS, unheard, type Line } from './replica-support.ts';
 import { createPool } from '../../src/store/postgres-pool.ts';
 
 // Two replicas on one database, each keeping settings in memory: a change made through one is
 // read by the other within a second, also after the connection that hears changes was lost.
-
-type Line = { msg: string; level: number };
-
-/** Long enough for the test to act while the listener is down. */
-const RECONNECT_MS = 1_500;
-
-const openReplica = async (url: string, lines: Line[] = []): Promise<Store> =>
-  openPostgresStore({
-    url,
-    poolSize: 2,
-    logger: pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Line) }),
-    listenBackoff: { baseMs: RECONNECT_MS, maxMs: RECONNECT_MS, random: () => 1 },
-  });
-
-
-const heard = (lines: Line[]) => lines.filter((line) => line.msg.startsWith('settings changes are heard')).length;
-const unheard = (lines: Line[]) => lines.filter((line) => line.msg.startsWith('settings changes are unheard')).length;
 
 describe('postgres: settings cached by each replica', () => {
   it('a /lang change through one replica is read by the other within a second', async () => {
