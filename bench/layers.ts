@@ -234,8 +234,7 @@ export const runLayersBench = async ({ updates = 20_000, warmUp = 5_000, rounds 
     destination: { write: (line: string) => void (writeSync(devNull, line), line.startsWith('{"level":4') || line.startsWith('{"level":5') ? warnings++ : 0) },
   });
   const store = await openStore(config, { logger });
-  const cacheStop = new AbortController();
-  const portal = composePortal({ base: fixedPortal(), logger, cache: { ttlMs: config.portal.kind === 'remote' ? config.portal.cacheTtlMs : 30_000, signal: cacheStop.signal } });
+  const portal = composePortal({ base: fixedPortal(), logger, cache: { ttlMs: config.portal.kind === 'remote' ? config.portal.cacheTtlMs : 30_000 } });
   const metrics = createBotMetrics();
   const deps: Deps = { config, store, logger, metrics };
   const api = inProcessApi(logger);
@@ -272,7 +271,7 @@ export const runLayersBench = async ({ updates = 20_000, warmUp = 5_000, rounds 
     const presses = steps.slice(warmUp).filter((step) => step.data !== undefined).length;
     return { updates, warmUp, rounds, presses, warnings, load: { start: loadAtStart, end: loadAverage() }, rows: rows.map(({ name, kind }, index) => ({ name, kind, runs: runs[index]! })) };
   } finally {
-    cacheStop.abort();
+    portal.close();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -35,13 +35,11 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
     tokens,
     logger,
   });
-  // Stops the cache's sweep of expired pages on close.
-  const closing = new AbortController();
   const portal = composePortal({
     base,
     logger,
     onEvent: recordEvent(metrics),
-    cache: { ttlMs: config.cacheTtlMs, maxBytes: config.cacheMaxBytes, signal: closing.signal },
+    cache: { ttlMs: config.cacheTtlMs, maxBytes: config.cacheMaxBytes },
     breaker: config.circuit,
   });
   return {
@@ -64,7 +62,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
     },
     /** Stops the cache's timer and the demo portal. */
     close: async () => {
-      closing.abort();
+      portal.close();
       await demo?.close();
     },
   };

@@ -10,8 +10,6 @@ export type CacheOptions = {
   sizeOf?: (value: unknown) => number;
   /** How often expired pages are dropped; by default the TTL, within 1–30 s. */
   sweepEveryMs?: number;
-  /** Stops the sweep timer when aborted, for an owner that holds only a client composed around the cache. */
-  signal?: AbortSignal;
   now?: () => number;
   onEvent?: OnEvent;
 };
@@ -75,7 +73,6 @@ export const withCache = (
     maxBytes = DEFAULT_CACHE_MAX_BYTES,
     sizeOf = defaultSizeOf,
     sweepEveryMs = Math.min(Math.max(ttlMs, 1000), 30_000),
-    signal,
     now = Date.now,
     onEvent,
   }: CacheOptions = {},
@@ -110,11 +107,12 @@ export const withCache = (
   const cached = (key: string): { value: unknown } | undefined => {
     const entry = entries.get(key);
     if (!entry) return undefined;
-    entries.delete(key);
     if (now() >= entry.expiresAt) {
-      bytes -= entry.bytes;
+      drop(key);
       return undefined;
     }
+    // Set again: last in the Map's order, the most recently used.
+    entries.delete(key);
     entries.set(key, entry);
     return entry;
   };
@@ -123,9 +121,8 @@ export const withCache = (
     const time = now();
     for (const [key, entry] of entries) if (time >= entry.expiresAt) drop(key);
   };
-  const timer = ttlMs > 0 && !signal?.aborted ? setInterval(sweep, sweepEveryMs).unref() : undefined;
+  const timer = ttlMs > 0 ? setInterval(sweep, sweepEveryMs).unref() : undefined;
   const close = () => clearInterval(timer);
-  signal?.addEventListener('abort', close, { once: true });
 
   const view = (useCached: boolean, keep = true) =>
     intercept(async <T>(call: PortalCall, send: (target: PortalClient) => Promise<T>): Promise<T> => {

@@ -25,6 +25,8 @@ export type ResilientPortal = PortalClient & {
   state(): CircuitState;
   lastSuccessAt(): number | undefined;
   stats(): CacheStats;
+  /** Stops the cache's sweep of expired pages. */
+  close(): void;
 };
 
 /**
@@ -44,6 +46,7 @@ export const composePortal = ({ base, logger, onEvent, now = Date.now, retry, br
     fresh: cached.fresh,
     bulk: cached.bulk,
     stats: cached.stats,
+    close: cached.close,
     state: guarded.state,
     lastSuccessAt: guarded.lastSuccessAt,
   };

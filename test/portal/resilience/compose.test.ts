@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPortalClient } from '../../../src/portal/client.ts';
 import { composePortal } from '../../../src/portal/resilience/compose.ts';
 import { PortalCircuitOpenError } from '../../../src/portal/resilience/errors.ts';
@@ -26,7 +26,10 @@ describe('composePortal', () => {
       breaker: { failureThreshold: 2, openMs: 1_000 },
     });
   });
-  afterEach(() => stub.close());
+  afterEach(() => {
+    portal.close();
+    return stub.close();
+  });
 
   it('retries below the cache, then answers the same call from the cache', async () => {
     stub.respond(sequence(json(502, ''), json(200, envelope())));
@@ -47,5 +50,17 @@ describe('composePortal', () => {
     expect(stub.requests).toHaveLength(4);
     await expect(portal.fresh.listOrders(query, paging)).rejects.toBeInstanceOf(PortalCircuitOpenError);
     expect(stub.requests).toHaveLength(4);
+  });
+
+  it("stops the cache's sweep of expired pages on close", () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const swept = composePortal({ base: createPortalClient({ baseUrl: stub.url, token: 't', timeoutMs: 300 }), cache: { ttlMs: 1000 } });
+      expect(vi.getTimerCount()).toBe(1);
+      swept.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
