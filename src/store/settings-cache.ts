@@ -1,62 +1,11 @@
 import type { Locale } from '../i18n.ts';
-import type { Awaitable, SettingsStore, UserSettings } from './store.ts';
+import { createLru } from './lru.ts';
+import { andThen, type Awaitable, type SettingsStore, type UserSettings } from './store.ts';
 
 // Every update reads its user's settings (and its group's language): kept in this process's
 // memory, the least recently used forgotten past a bound. "Nothing saved" is kept too: it is
 // the common case. Writes through this process update the cache; changes made elsewhere (another
 // replica) arrive through `forget`, and while they might go unheard the cache is suspended.
-
-/** A map that forgets its least recently used entry past `capacity`; O(1) per call. */
-export type Lru<K, V> = {
-  get(key: K): V | undefined;
-  /** The value without making it recently used. */
-  peek(key: K): V | undefined;
-  set(key: K, value: V): void;
-  delete(key: K): void;
-  clear(): void;
-  readonly size: number;
-};
-
-export const createLru = <K, V>(capacity: number): Lru<K, V> => {
-  // A Map iterates in insertion order: re-inserting on use keeps the oldest first.
-  const entries = new Map<K, V>();
-  // The oldest is read from one long-lived iterator: a new one per eviction would walk again over
-  // every slot deleted since the Map last compacted (20–70 µs a call once full, against 0.5).
-  // An iterator skips deleted entries and sees those added after it, so it stays in LRU order.
-  let oldest = entries.keys();
-  const evictOldest = () => {
-    let next = oldest.next();
-    if (next.done === true) {
-      oldest = entries.keys();
-      next = oldest.next();
-    }
-    if (next.done !== true) entries.delete(next.value);
-  };
-  return {
-    get(key) {
-      const value = entries.get(key);
-      if (value !== undefined) {
-        entries.delete(key);
-        entries.set(key, value);
-      }
-      return value;
-    },
-    peek: (key) => entries.get(key),
-    set(key, value) {
-      entries.delete(key);
-      entries.set(key, value);
-      if (entries.size > capacity) evictOldest();
-    },
-    delete: (key) => void entries.delete(key),
-    clear() {
-      entries.clear();
-      oldest = entries.keys();
-    },
-    get size() {
-      return entries.size;
-    },
-  };
-};
 
 export type SettingsKind = 'user' | 'chat';
 
@@ -72,8 +21,6 @@ export type SettingsCache = {
 };
 
 export type SettingsCacheOptions = { capacity?: number; live?: boolean };
-
-const then = <T, R>(value: Awaitable<T>, next: (value: T) => R): Awaitable<R> => (value instanceof Promise ? value.then(next) : next(value));
 
 /** One frozen object per combination: entries cost no allocation, and nobody can alter a shared one. */
 const interned = new Map<string, Readonly<UserSettings>>();
@@ -103,7 +50,7 @@ export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: s
 
   const writeUser = (userId: number, write: () => Awaitable<void>, change: Partial<UserSettings>): Awaitable<void> => {
     const started = epoch;
-    return then(write(), () => {
+    return andThen(write(), () => {
       const current = users.peek(userId);
       const keep = live && started === epoch && current !== undefined;
       epoch += 1;
@@ -117,7 +64,7 @@ export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: s
       const hit = live ? users.get(userId) : undefined;
       if (hit) return hit;
       const started = epoch;
-      return then(inner.user(userId), (found) => {
+      return andThen(inner.user(userId), (found) => {
         const shared = intern(found);
         if (live && started === epoch) users.set(userId, shared);
         return shared;
@@ -129,14 +76,14 @@ export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: s
       const hit = live ? chats.get(chatId) : undefined;
       if (hit !== undefined) return hit ?? undefined;
       const started = epoch;
-      return then(inner.chatLocale(chatId), (found) => {
+      return andThen(inner.chatLocale(chatId), (found) => {
         if (live && started === epoch) chats.set(chatId, found ?? null);
         return found;
       });
     },
     setChatLocale(chatId, locale) {
       const started = epoch;
-      return then(inner.setChatLocale(chatId, locale), () => {
+      return andThen(inner.setChatLocale(chatId, locale), () => {
         const keep = live && started === epoch;
         epoch += 1;
         if (keep) chats.set(chatId, locale);

@@ -10,6 +10,10 @@ import type { PageSize } from '../portal/query.ts';
 /** A value now, or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;
 
+/** `next` applied to an awaitable value: at once when it is a plain value (a sqlite store stays synchronous), else when it resolves. */
+export const andThen = <T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>): Awaitable<R> =>
+  value instanceof Promise ? value.then(next) : next(value);
+
 export type UserSettings = { locale?: Locale; pageSize?: PageSize };
 
 export type SettingsStore = {

@@ -1,5 +1,5 @@
-import { createLru } from './settings-cache.ts';
-import type { Awaitable } from './store.ts';
+import { createLru } from './lru.ts';
+import { andThen, type Awaitable } from './store.ts';
 import type { WatchStore } from './watch-store.ts';
 
 // Every update asks whether its chat has paused watches to resume, and every results message
@@ -41,8 +41,6 @@ type Entry = { keys: ReadonlySet<string>; paused: boolean };
 /** Most chats watch nothing: they share one entry. */
 const NOTHING: Entry = Object.freeze({ keys: new Set<string>(), paused: false });
 
-const then = <T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>): Awaitable<R> => (value instanceof Promise ? value.then(next) : next(value));
-
 export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity = 50_000, live: startLive = true }: WatchCacheOptions = {}): WatchCache<T> => {
   const chats = createLru<number, Entry>(capacity);
   let live = startLive;
@@ -56,7 +54,7 @@ export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity 
 
   const load = (chatId: number): Awaitable<Entry> => {
     const started = epoch;
-    return then(inner.chatWatches(chatId), ({ targetKeys, paused }) => {
+    return andThen(inner.chatWatches(chatId), ({ targetKeys, paused }) => {
       const entry = targetKeys.length === 0 && !paused ? NOTHING : { keys: new Set(targetKeys), paused };
       if (live && started === epoch) chats.set(chatId, entry);
       return entry;
@@ -96,11 +94,11 @@ export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity 
     find(chatId, key) {
       if (!live) return inner.find(chatId, key);
       // Only the answer "not watched" comes from memory: a watch itself is read (its lastChangeAt moves with each poll).
-      return then(entryOf(chatId), (entry) => (entry.keys.has(key) ? inner.find(chatId, key) : undefined));
+      return andThen(entryOf(chatId), (entry) => (entry.keys.has(key) ? inner.find(chatId, key) : undefined));
     },
     resumeChat(chatId) {
       if (!live) return inner.resumeChat(chatId);
-      return then(entryOf(chatId), (entry) => (entry.paused ? writing([chatId], () => inner.resumeChat(chatId)) : false));
+      return andThen(entryOf(chatId), (entry) => (entry.paused ? writing([chatId], () => inner.resumeChat(chatId)) : false));
     },
     add: (watch) => writing([watch.chatId], () => inner.add(watch), (result) => result.ok && result.created),
     remove: (chatId, watchId) => writing([chatId], () => inner.remove(chatId, watchId), (removed) => removed),
@@ -108,7 +106,7 @@ export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity 
     moveChat: (fromChatId, toChatId) => writing([fromChatId, toChatId], () => inner.moveChat(fromChatId, toChatId)),
     removeChat: (chatId) => writing([chatId], () => inner.removeChat(chatId)),
   };
-  // Still a T: each method answers at once when the inner one does (`then` and `writing` keep a
+  // Still a T: each method answers at once when the inner one does (`andThen` and `writing` keep a
   // plain value plain), so a sqlite store stays synchronous.
   const watches = { ...inner, ...cached } as T;
 

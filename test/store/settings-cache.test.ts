@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/i18n.ts';
-import { cacheSettings, createLru } from '../../src/store/settings-cache.ts';
+import { cacheSettings } from '../../src/store/settings-cache.ts';
 import type { SettingsStore, UserSettings } from '../../src/store/store.ts';
 
 /** A store in a Map that counts its reads; `gate` holds reads back until released. */
@@ -34,47 +34,6 @@ const countingStore = () => {
   };
   return { store, users, chats, reads, hold };
 };
-
-describe('the LRU', () => {
-  it('forgets the least recently used entry past its capacity', () => {
-    const lru = createLru<number, string>(2);
-    lru.set(1, 'a');
-    lru.set(2, 'b');
-    expect(lru.get(1)).toBe('a');
-    lru.set(3, 'c');
-    expect([lru.peek(1), lru.peek(2), lru.peek(3), lru.size]).toEqual(['a', undefined, 'c', 2]);
-  });
-
-  it('keeps the order of a reference model over many uses, deletes and clears at capacity', () => {
-    const capacity = 50;
-    const lru = createLru<number, number>(capacity);
-    const model: number[] = [];
-    let seed = 7;
-    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
-    for (let step = 0; step < 20_000; step++) {
-      const key = random(120);
-      const op = random(100);
-      if (op < 50) {
-        lru.set(key, step);
-        if (model.includes(key)) model.splice(model.indexOf(key), 1);
-        model.push(key);
-        if (model.length > capacity) model.shift();
-      } else if (op < 90) {
-        const found = lru.get(key) !== undefined;
-        expect(found).toBe(model.includes(key));
-        if (found) model.push(...model.splice(model.indexOf(key), 1));
-      } else if (op < 99) {
-        lru.delete(key);
-        if (model.includes(key)) model.splice(model.indexOf(key), 1);
-      } else {
-        lru.clear();
-        model.length = 0;
-      }
-      expect(lru.size).toBe(model.length);
-    }
-    expect(model.every((key) => lru.peek(key) !== undefined)).toBe(true);
-  });
-});
 
 describe('the settings cache', () => {
   it('reads each user and chat once, "nothing saved" included, and writes through', async () => {
