@@ -99,6 +99,14 @@ const botFor = (token: string, telegramApiRoot: string) =>
 const watchesFor = (bot: ReturnType<typeof botFor>) =>
   startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
 
+/** What both modes stop last, once nothing uses the store or the portal any more. */
+const closeServices = async () => {
+  storeHealth.stop();
+  limitSweeper.stop();
+  await store.close();
+  await portal.close();
+};
+
 let watches: Watches | undefined;
 if (consoleMode) {
   const languageCode = config.consoleLanguage;
@@ -120,10 +128,7 @@ if (consoleMode) {
     },
   });
   await watches?.stop();
-  storeHealth.stop();
-  limitSweeper.stop();
-  await store.close();
-  await portal.close();
+  await closeServices();
 } else {
   const bot = botFor(config.botToken!, config.telegramApiRoot);
   const probe = setInterval(() => void portal.probe(), 60_000).unref();
@@ -134,10 +139,7 @@ if (consoleMode) {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
       await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
-      storeHealth.stop();
-      limitSweeper.stop();
-      await store.close();
-      await portal.close();
+      await closeServices();
       logger.info('stopped');
       process.exit(exitCode);
     })());
