@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { sendJson } from '../src/http/respond.ts';
 import { startBotApi } from '../test/support/bot-api/index.ts';
+import { botEnv } from './bot-env.ts';
 import { PORTAL_TOKEN, startDelayedServer } from './portal.ts';
 import { machine, nodeFlags, rssMb, start, botScript } from './proc.ts';
 import { writeMarkedSection, type Markers } from './sections.ts';
@@ -94,7 +95,7 @@ export const runExportBench = async ({ orders, positions, scenarios, runs, root 
   const portal = await startExportPortal(orders, positions);
   const api = await startBotApi({ waitTimeoutMs: 300_000 });
   const logFile = join(temp, 'export-bot.log');
-  const env = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.apiRoot, PORTAL_URL: portal.url, PORTAL_TOKEN, ALLOW_ANYONE: 'true', DATA_DIR: join(temp, 'data'), LOG_LEVEL: 'info' };
+  const env = { ...botEnv(api, portal.url, join(temp, 'data')), LOG_LEVEL: 'info' };
   const child = start(join(root, botScript()), env, logFile);
   const pid = child.process.pid!;
   const results: ExportRun[] = [];

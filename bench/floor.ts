@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
+import { botEnv } from './bot-env.ts';
 import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
 
 // Issue 14's scenario: the bot beside the two floors, the framework-free bot (bench/floor-bot.ts:
@@ -88,10 +89,7 @@ const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, por
   api.say(1, '/order 0007300100');
   const env: Record<string, string> = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.apiRoot, PORTAL_URL: portalUrl, PORTAL_TOKEN };
   if (name === 'bot') {
-    Object.assign(env, {
-      ALLOW_ANYONE: 'true',
-      DATA_DIR: mkdtempSync(join(options.temp, 'data-')),
-      PORT: String(await freePort()),
+    Object.assign(env, botEnv(api, portalUrl, mkdtempSync(join(options.temp, 'data-')), await freePort()), {
       FLOOD_LIMIT_PER_MINUTE: '10000',
       CONCURRENCY: String(options.concurrency),
     });

@@ -2,7 +2,8 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad, type LoadResult } from './load.ts';
-import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
+import { botEnv } from './bot-env.ts';
+import { startDelayedPortal } from './portal.ts';
 import { databaseDelta, startBenchPostgres, type BenchPostgres, type DatabaseDelta, type DatabaseSnapshot } from './postgres.ts';
 import { metric } from './prometheus.ts';
 import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
@@ -136,13 +137,7 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
       for (let index = 0; index < setup.replicas; index++) {
         const port = await freePort();
         const env = {
-          BOT_TOKEN: api.token,
-          TELEGRAM_API_ROOT: api.apiRoot,
-          PORTAL_URL: portal.url,
-          PORTAL_TOKEN,
-          ALLOW_ANYONE: 'true',
-          DATA_DIR: mkdtempSync(join(temp, 'data-')),
-          PORT: String(port),
+          ...botEnv(api, portal.url, mkdtempSync(join(temp, 'data-')), port),
           WEBHOOK_URL,
           WEBHOOK_SECRET,
           // 200 users each acting several times a second would be throttled by the per-user limit.

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import { startLeanBotApi } from './bot-api.ts';
-import { PORTAL_TOKEN } from './portal.ts';
+import { botEnv } from './bot-env.ts';
 import type { BenchPostgres } from './postgres.ts';
 import { metric, sumMetrics } from './prometheus.ts';
 import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
@@ -67,13 +67,7 @@ export const runWatchBench = async ({ queries, chatsPerQuery, intervalS, measure
     const port = await freePort();
     const dataDir = mkdtempSync(join(temp, 'watch-data-'));
     const env = {
-      BOT_TOKEN: api.token,
-      TELEGRAM_API_ROOT: api.apiRoot,
-      PORTAL_URL: portal.url,
-      PORTAL_TOKEN,
-      ALLOW_ANYONE: 'true',
-      DATA_DIR: dataDir,
-      PORT: String(port),
+      ...botEnv(api, portal.url, dataDir, port),
       WATCH_INTERVAL_SECONDS: String(intervalS),
       ...(databaseUrl !== undefined && { DATABASE_URL: databaseUrl }),
     };
