@@ -1,5 +1,5 @@
 import type { Query } from '../portal/query.ts';
-import { shortHash } from '../short-hash.ts';
+import { contentKey } from '../short-hash.ts';
 
 // Queries too long (or not ASCII) for callback data are kept in the store under a short key. The
 // key is derived from the query, so the same lookup always gets the same key and the store does
@@ -11,4 +11,4 @@ export type QueryStore = {
   load(key: string): Query | undefined | Promise<Query | undefined>;
 };
 
-export const queryKey = (query: Query): string => shortHash(JSON.stringify([query.resource, query.filter, query.value]), 16);
+export const queryKey = (query: Query): string => contentKey(JSON.stringify([query.resource, query.filter, query.value]), 16);
