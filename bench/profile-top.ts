@@ -1,15 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { frameName, isOwnCode, profileFiles, shortUrl, type CallFrame } from './profile-frames.ts';
 
 // node bench/profile-top.ts <dir or .cpuprofile> [n]: the functions with the most self time in a
 // V8 CPU profile (--cpu-prof), and the files they are in.
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] };
+type Node = { id: number; callFrame: CallFrame; hitCount?: number; children?: number[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
 const target = process.argv[2] ?? 'bench/profiles';
 const count = Number(process.argv[3] ?? 25);
-const files = target.endsWith('.cpuprofile') ? [target] : readdirSync(target).filter((file) => file.endsWith('.cpuprofile')).map((file) => join(target, file));
+const files = profileFiles(target, '.cpuprofile');
 for (const file of files) {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -20,9 +20,9 @@ for (const file of files) {
     const delta = profile.timeDeltas[index] ?? 0;
     const node = byId.get(id);
     if (!node) return;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^file:\/\/.*?\/(node_modules|src|bench)\//, '$1/');
-    const key = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+    const key = frameName(node.callFrame);
+    const where = shortUrl(node.callFrame.url);
+    const { functionName } = node.callFrame;
     self.set(key, (self.get(key) ?? 0) + delta);
     const module = where.startsWith('node_modules/') ? where.split('/').slice(0, 2).join('/') : where.split(':')[0] || functionName;
     perFile.set(module, (perFile.get(module) ?? 0) + delta);
@@ -32,18 +32,14 @@ for (const file of files) {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const inclusive = new Map<string, number>();
-  const keyOf = (node: Node) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    return `${functionName || '(anonymous)'} ${url.replace(/^file:\/\/.*?\/(node_modules|src|bench)\//, '$1/')}:${lineNumber + 1}`;
-  };
   profile.samples.forEach((id, index) => {
     const delta = profile.timeDeltas[index] ?? 0;
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
       const node = byId.get(at);
       if (!node) break;
-      const key = keyOf(node);
-      if (key.includes('src/') && !seen.has(key)) {
+      const key = frameName(node.callFrame);
+      if (isOwnCode(key) && !seen.has(key)) {
         seen.add(key);
         inclusive.set(key, (inclusive.get(key) ?? 0) + delta);
       }
@@ -51,5 +47,5 @@ for (const file of files) {
   });
   const top = (map: Map<string, number>) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, count).map(([key, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${(us / 1000).toFixed(0).padStart(6)} ms  ${key}`);
-  process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n-- self time by function\n${top(self).join('\n')}\n-- by module/file\n${top(perFile).slice(0, 15).join('\n')}\n-- inclusive, src/ functions\n${top(inclusive).join('\n')}\n\n`);
+  process.stdout.write(`${file}: ${(total / 1000).toFixed(0)} ms sampled\n-- self time by function\n${top(self).join('\n')}\n-- by module/file\n${top(perFile).slice(0, 15).join('\n')}\n-- inclusive, the bot's own functions\n${top(inclusive).join('\n')}\n\n`);
 }

@@ -253,10 +253,11 @@ const sourceState = (): string => {
 };
 
 /** Issue 14: the bot against the framework-free floor and the bare Telegraf bot; 100 vs 20,000 distinct users. */
+const FLOOR_SETTING = { seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: RATE, users: USERS, concurrency: CONCURRENCY };
+
 const floorScenario = async (temp: string) => {
-  const setting = { seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: RATE, users: USERS, concurrency: CONCURRENCY };
   const result = await runFloorBench({
-    ...setting,
+    ...FLOOR_SETTING,
     root,
     temp,
     runs: Number(args.runs ?? 3),
@@ -266,7 +267,7 @@ const floorScenario = async (temp: string) => {
     fewUsers: 100,
     log,
   });
-  return renderFloorSection(result, setting, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`, sourceState());
+  return renderFloorSection(result, FLOOR_SETTING, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`, sourceState());
 };
 
 /** `--bots floor,bot`: the bots a profiled floor run starts (the bot alone unless given). */
@@ -279,7 +280,7 @@ const floorMain = async () => {
     const profiles = join(root, 'bench', 'profiles');
     rmSync(profiles, { recursive: true, force: true });
     try {
-      await runFloorBench({ seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: RATE, users: USERS, concurrency: CONCURRENCY, root, temp, runs: 1, manyUsers: 0, fewUsers: 100, log, profileDir: profiles, bots: profiledBots(), usersPhase: false });
+      await runFloorBench({ ...FLOOR_SETTING, root, temp, runs: 1, manyUsers: 0, fewUsers: 100, log, profileDir: profiles, bots: profiledBots(), usersPhase: false });
     } finally {
       rmSync(temp, { recursive: true, force: true });
     }
