@@ -59,13 +59,14 @@ export const renderFloorSection = (result: FloorResult, options: Pick<FloorOptio
     spread(runs.map((x) => x.throughput), 0),
     `${spread(runs.map((x) => x.p50), 1)} / ${spread(runs.map((x) => x.p95), 1)} / ${spread(runs.map((x) => x.p99), 1)}`,
     spread(runs.map((x) => x.cpuMsPerUpdate), 3),
+    `${spread(runs.map((x) => x.cpuShare), 0)} / ${spread(runs.map((x) => x.benchCpuShare), 0)}`,
     `${median(runs.map((x) => x.lookups)).toFixed(0)} / ${median(runs.map((x) => x.pages)).toFixed(0)}`,
     String(runs.reduce((sum, x) => sum + x.timeouts, 0)),
     spread(runs.map((x) => x.rssAfterMb), 1),
   ];
   const header = [
-    row(['bot, phase', 'updates/s', 'latency p50 / p95 / p99 ms', 'CPU ms/update', 'lookups / pages', 'timeouts', 'RSS after MB']),
-    row(['---', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['bot, phase', 'updates/s', 'latency p50 / p95 / p99 ms', 'CPU ms/update', 'CPU % of a core, bot / bench', 'lookups / pages', 'timeouts', 'RSS after MB']),
+    row(['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   const bots = (['floor', 'bare', 'bot'] as const).flatMap((name) => [
     row([`${NAMES[name]}, paced ${options.rate}/s`, ...cells(result.runs.map((r) => r[name].paced))]),
@@ -84,7 +85,7 @@ export const renderFloorSection = (result: FloorResult, options: Pick<FloorOptio
     '',
     `Three bots, each started fresh on its own lean Bot API (bench/bot-api.ts, the same emulator) and asking one demo portal at 0 ms (bench/portal.ts), taking turns, ${result.runs.length} runs: the **floor** (bench/floor-bot.ts: undici only, long polling like Telegraf, for each update one portal GET, the query the bot makes for that lookup or page, and one sendMessage: the least HTTP work an update needs), the **bare Telegraf** bot (a fixed text, no portal) and **the bot** as production runs it (CONCURRENCY ${options.concurrency}, log level info, PORTAL_CACHE_SECONDS 30, FLOOD_LIMIT_PER_MINUTE raised). The load of bench/load.ts, ${options.users} users: ${options.warmUpMs / 1000} s warm-up, ${options.seconds} s paced at ${options.rate}/s, ${options.seconds} s saturated. Then the bot alone, saturated with ${usersInFlight} actions in flight, once from ${usersInFlight} users and once from ${result.usersRuns[0]?.many.distinct.toLocaleString('en')} distinct users (each of the ${usersInFlight} slots acts as a different user each turn, in rotation), each run on a fresh bot, the two taking turns, each first warmed up with ${result.usersRuns[0]?.many.distinct.toLocaleString('en')} lookups from the same users it is then measured with (so that all ${result.usersRuns[0]?.many.distinct.toLocaleString('en')} have acted within the minute before the measurement, and both phases start with the same portal cache). Both take lookups only: a user's first turn can only be a lookup (it has no answer to press a button on), and with 20,000 users most turns are a first, so presses would make the two mixes differ.`,
     '',
-    'Each figure is the median of the runs, the range in brackets. CPU ms/update: user + system time of the bot process from /proc over the phase, divided by the updates handled (the steadiest figure on a shared machine). Latency: from the update enqueued in the emulator to the answering call. RSS: after the saturated phase. Ratios are taken within each run (the bots of one run share its conditions), then their median and range.',
+    'Each figure is the median of the runs, the range in brackets. CPU ms/update: user + system time of the bot process from /proc over the phase, divided by the updates handled (the steadiest figure on a shared machine). CPU % of a core: the same time over the phase’s wall time, beside the benchmark process’s own (its emulator, load and portal share the 2 cores): a paced phase’s latency tail grows as the bot’s share nears 100 %. Latency: from the update enqueued in the emulator to the answering call. RSS: after the saturated phase. Ratios are taken within each run (the bots of one run share its conditions), then their median and range.',
     '',
     ...header,
     ...bots,

@@ -17,7 +17,20 @@ export type BotName = (typeof BOTS)[number];
 const SCRIPTS: Record<BotName, string> = { floor: 'bench/floor-bot.ts', bare: 'bench/bare-bot.ts', bot: botScript() };
 
 /** One measured phase: throughput, latency percentiles, CPU per update from /proc. */
-export type Measured = { throughput: number; p50: number; p95: number; p99: number; cpuMsPerUpdate: number; timeouts: number; lookups: number; pages: number; rssAfterMb: number };
+export type Measured = {
+  throughput: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  cpuMsPerUpdate: number;
+  /** CPU time over the phase's wall time, in % of one core: the bot's, and the benchmark process's (its emulator, load and portal). */
+  cpuShare: number;
+  benchCpuShare: number;
+  timeouts: number;
+  lookups: number;
+  pages: number;
+  rssAfterMb: number;
+};
 export type BotRun = { paced: Measured; saturated: Measured };
 export type UsersRun = { users: number; distinct: number; saturated: Measured };
 export type FloorResult = {
@@ -58,6 +71,7 @@ const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms:
   if (load.firstUserId === undefined) nextUserId += Math.max(load.users, load.distinct ?? 0);
   const pid = child.process.pid!;
   const cpuBefore = cpuMs(pid);
+  const benchBefore = process.cpuUsage();
   const result = await runLoad(api, {
     users: load.users,
     durationMs: load.ms,
@@ -68,6 +82,7 @@ const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms:
     ...(load.maxActions !== undefined && { maxActions: load.maxActions }),
   });
   const cpu = cpuMs(pid) - cpuBefore;
+  const bench = process.cpuUsage(benchBefore);
   const answered = result.samples.filter((sample) => sample.outcome !== 'timeout');
   const sorted = answered.map((sample) => sample.ms).sort((a, b) => a - b);
   return {
@@ -76,6 +91,8 @@ const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms:
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     cpuMsPerUpdate: cpu / result.actions,
+    cpuShare: (100 * cpu) / result.durationMs,
+    benchCpuShare: (bench.user + bench.system) / 10 / result.durationMs,
     timeouts: result.samples.length - answered.length,
     lookups: result.samples.filter((sample) => sample.kind === 'lookup').length,
     pages: result.samples.filter((sample) => sample.kind === 'page').length,
@@ -108,7 +125,7 @@ const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, por
 };
 
 const line = (m: Measured) =>
-  `${m.throughput.toFixed(0)} updates/s, p50/p95/p99 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)}/${m.p99.toFixed(1)} ms, ${m.cpuMsPerUpdate.toFixed(3)} CPU ms/update, RSS ${m.rssAfterMb.toFixed(1)} MB`;
+  `${m.throughput.toFixed(0)} updates/s, p50/p95/p99 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)}/${m.p99.toFixed(1)} ms, ${m.cpuMsPerUpdate.toFixed(3)} CPU ms/update, CPU ${m.cpuShare.toFixed(0)} % (bench ${m.benchCpuShare.toFixed(0)} %), RSS ${m.rssAfterMb.toFixed(1)} MB`;
 
 export const runFloorBench = async (options: FloorOptions): Promise<FloorResult> => {
   const { log, seconds, warmUpMs, rate, users } = options;

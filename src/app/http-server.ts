@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer } from '../http/node-http.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';

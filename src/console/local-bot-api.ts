@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from '../http/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import type { InlineKeyboardButton, User } from 'telegraf/types';
 import { readBody } from '../http/read-body.ts';

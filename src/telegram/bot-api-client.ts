@@ -1,5 +1,5 @@
 import { openAsBlob } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from '../http/node-http.ts';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
