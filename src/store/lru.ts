@@ -1,5 +1,5 @@
 // A bounded map for what a process keeps in memory per user or chat (settings-cache.ts,
-// watch-cache.ts).
+// watch-cache.ts, memory-limits.ts).
 
 /** A map that forgets its least recently used entry past `capacity`; O(1) per call. */
 export type Lru<K, V> = {
@@ -8,6 +8,8 @@ export type Lru<K, V> = {
   peek(key: K): V | undefined;
   set(key: K, value: V): void;
   delete(key: K): void;
+  /** Deletes every entry `expired` says so of: a walk over all of them, for a sweep on a timer. */
+  deleteWhere(expired: (value: V, key: K) => boolean): void;
   clear(): void;
   readonly size: number;
 };
@@ -43,6 +45,9 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
       if (entries.size > capacity) evictOldest();
     },
     delete: (key) => void entries.delete(key),
+    deleteWhere(expired) {
+      for (const [key, value] of entries) if (expired(value, key)) entries.delete(key);
+    },
     clear() {
       entries.clear();
       oldest = entries.keys();

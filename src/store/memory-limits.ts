@@ -1,8 +1,9 @@
+import { createLru } from './lru.ts';
 import type { LimitStore } from './store.ts';
 
 // Flood windows and quiet periods in this process's memory: the sqlite store's limits, where one
-// process receives every update. Each call is O(1): the maps keep insertion order, so the oldest
-// entry is the first one, and only `sweep` walks them.
+// process receives every update. Each call is O(1) (lru.ts: the oldest found through one
+// long-lived iterator, not a new one per eviction), and only `sweep` walks them.
 
 /** node:sqlite's store answers at once, and so do these. */
 export type MemoryLimits = {
@@ -16,38 +17,29 @@ export type MemoryLimitsOptions = {
   maxKeys?: number;
 };
 
-/** Sets `key` last in `map`'s order, dropping the oldest entry when the map is full. */
-const putLast = <V>(map: Map<string, V>, key: string, value: V, maxKeys: number): void => {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > maxKeys) {
-    const oldest = map.keys().next();
-    if (!oldest.done) map.delete(oldest.value);
-  }
-};
-
 export const createMemoryLimits = ({ maxKeys = 100_000 }: MemoryLimitsOptions = {}): MemoryLimits & LimitStore => {
-  const windows = new Map<string, { endsAt: number; hits: number }>();
-  const quietUntil = new Map<string, number>();
+  // Set on each opening: the oldest opened is forgotten first once a map is full.
+  const windows = createLru<string, { endsAt: number; hits: number }>(maxKeys);
+  const quietUntil = createLru<string, number>(maxKeys);
   return {
     hit(key, now, windowMs) {
-      const open = windows.get(key);
+      const open = windows.peek(key);
       if (open && open.endsAt > now) {
         open.hits += 1;
         return open.hits;
       }
-      putLast(windows, key, { endsAt: now + windowMs, hits: 1 }, maxKeys);
+      windows.set(key, { endsAt: now + windowMs, hits: 1 });
       return 1;
     },
     take(key, now, quietMs) {
-      const until = quietUntil.get(key);
+      const until = quietUntil.peek(key);
       if (until !== undefined && until > now) return false;
-      putLast(quietUntil, key, now + quietMs, maxKeys);
+      quietUntil.set(key, now + quietMs);
       return true;
     },
     sweep(now) {
-      for (const [key, window] of windows) if (window.endsAt <= now) windows.delete(key);
-      for (const [key, until] of quietUntil) if (until <= now) quietUntil.delete(key);
+      windows.deleteWhere((window) => window.endsAt <= now);
+      quietUntil.deleteWhere((until) => until <= now);
     },
   };
 };

@@ -40,4 +40,18 @@ describe('the LRU', () => {
     }
     expect(model.every((key) => lru.peek(key) !== undefined)).toBe(true);
   });
+
+  it('deletes what a sweep calls expired and keeps the order of the rest', () => {
+    const lru = createLru<number, number>(3);
+    lru.set(1, 10);
+    lru.set(2, 20);
+    lru.set(3, 30);
+    lru.deleteWhere((value, key) => value === 20 || key === 3);
+    expect([lru.peek(1), lru.peek(2), lru.peek(3), lru.size]).toEqual([10, undefined, undefined, 1]);
+    lru.set(4, 40);
+    lru.set(5, 50);
+    lru.set(6, 60);
+    // 1 is still the oldest: the first forgotten past the capacity.
+    expect([lru.peek(1), lru.peek(4), lru.peek(6), lru.size]).toEqual([undefined, 40, 60, 3]);
+  });
 });
