@@ -24,8 +24,7 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: {
-      // Imported as an ES module, node:http loads Node's bundled undici (+13 MB RSS) through its lazy
-      // WebSocket getter: its values come from src/http/node-http.ts (types may be imported).
+      // node:http's values come from src/http/node-http.ts, which says why (types may be imported).
       '@typescript-eslint/no-restricted-imports': [
         'error',
         { paths: [{ name: 'node:http', message: "Take node:http's values from src/http/node-http.ts.", allowTypeImports: true }] },

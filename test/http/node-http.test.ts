@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { ROOT } from '../support/start-command.ts';
 
-// Imported as an ES module, node:http loads Node's own bundled undici (+13 MB RSS) through its lazy
-// WebSocket getter; src/http/node-http.ts takes it with require instead. Checked on the built bot
-// (dist/, as `npm start` runs it) in a fresh process: every module but main.js (which starts the bot).
+// src/http/node-http.ts keeps Node's bundled undici unloaded. Checked on the built bot (dist/, as
+// `npm start` runs it) in a fresh process: every module but main.js (which starts the bot).
 
 const BUNDLED_UNDICI = 'internal/deps/undici/undici';
 
