@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
-# Only the production dependencies are installed; src/ is built into plain JavaScript (dist/) by
-# the same step `npm start` runs first (scripts/build.ts: Node's own type stripping, done once
-# here instead of in the bot's process, which then never loads the TypeScript stripper).
+# The bot runs from dist/, bundled by the same step `npm start` runs first (scripts/build.ts: Node's
+# own type stripping, then rolldown, a development dependency, so the build stage installs them
+# all); the production dependencies are installed beside it with their licences.
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,7 +9,10 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY scripts/build.ts ./scripts/
+COPY locales ./locales
 COPY src ./src
 RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.ts"]
 
@@ -18,7 +21,6 @@ ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
-COPY locales ./locales
 COPY --from=build /app/dist ./dist
 # The store (settings, button state) lives in a volume so that it outlasts the container.
 ENV DATA_DIR=/app/data

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { frameName, isOwnCode, profileFiles, shortUrl, type CallFrame } from './profile-frames.ts';
+import { frameFile, frameName, isOwnCode, profileFiles, type CallFrame } from './profile-frames.ts';
 
 // node bench/profile-top.ts <dir or .cpuprofile> [n]: the functions with the most self time in a
 // V8 CPU profile (--cpu-prof), and the files they are in.
@@ -21,7 +21,7 @@ for (const file of files) {
     const node = byId.get(id);
     if (!node) return;
     const key = frameName(node.callFrame);
-    const where = shortUrl(node.callFrame.url);
+    const where = frameFile(node.callFrame);
     const { functionName } = node.callFrame;
     self.set(key, (self.get(key) ?? 0) + delta);
     const module = where.startsWith('node_modules/') ? where.split('/').slice(0, 2).join('/') : where.split(':')[0] || functionName;

@@ -1,18 +1,22 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// `npm start` runs this first (prestart): src/**/*.ts as plain JavaScript in dist/, so the bot's
-// process never loads Node's TypeScript stripper (about 17 MB resident, 30–40 MB with the modules
-// it strips, BENCHMARKS.md). The transform is the one Node applies when it runs a .ts file itself
-// (erasable syntax only: types are replaced by blanks, so every line and column stays where it is
-// in src/ and a stack trace reads against the sources); relative `.ts` imports become `.js`.
-// Under a second for the whole tree, and nothing at all when dist/ was built from the same sources
-// (its .stamp: a hash of them and of this script), so a start needs no write access then. A new
-// tree is written aside and moved into place whole; when another build (a second `npm start`, a
-// test run) put the same tree there first, that one is kept.
+// `npm start` runs this first (prestart): the bot as one bundle in dist/ (main.js, and a chunk for
+// each part loaded only when used: the console chat, the demo portal, PostgreSQL, the export),
+// built by rolldown from src/main.ts and the dependencies it imports. Our modules go through
+// Node's own type stripping, the transform Node applies when it runs a .ts file itself (erasable
+// syntax only). Why a bundle (BENCHMARKS.md, issue 14): V8 keeps the source of every module it
+// loads as a string, two bytes a character when the file holds a single non-Latin-1 character (a
+// dash in a comment is enough: zod's, undici's and our own sources were all stored so). Without
+// comments and indentation and written in ASCII, the bot's sources take about a third of that:
+// 6–7 MB less resident memory after load. Names are kept (stack traces and profiles read as
+// before); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
+// Nothing at all is done when dist/ was built from the same sources and lock file (its .stamp), so
+// a start needs no write access then. A new tree is written aside and moved into place whole; when
+// another build (a second `npm start`, a test run) put the same tree there first, that one is kept.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -30,7 +34,7 @@ const sources = (dir: string): string[] =>
     return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 
-/** One module as JavaScript: types stripped, relative imports pointing at the built files. */
+/** One module as JavaScript: types stripped, relative imports pointing at the built files (the benchmark's own bots, bench/proc.ts). */
 export const toJavaScript = (code: string, file: string): string => {
   const stripped = stripTypeScriptTypes(code, { mode: 'strip' });
   const rewritten = stripped.replace(RELATIVE_TS, (_whole, keyword: string, quote: string, path: string) => `${keyword}${quote}${path}.js${quote}`);
@@ -41,8 +45,9 @@ export const toJavaScript = (code: string, file: string): string => {
 
 const STAMP = '.stamp';
 
+// The dependencies are bundled too: a changed lock file is a changed bot.
 const stampOf = (files: readonly string[], sources: readonly string[]): string => {
-  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url)));
+  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(readFileSync(join(ROOT, 'package-lock.json')));
   files.forEach((file, index) => hash.update(`\0${relative(ROOT, file)}\0`).update(sources[index]!));
   return hash.digest('hex');
 };
@@ -55,7 +60,41 @@ const builtStamp = (dir: string): string | undefined => {
   }
 };
 
-export const build = (): { files: number; ms: number; built: boolean } => {
+/** Every .ts module through Node's own type stripping, nothing else changed (positions stay). */
+const nodeTypeStripping = {
+  name: 'node-type-stripping',
+  transform: (code: string, id: string) => (id.endsWith('.ts') ? { code: stripTypeScriptTypes(code, { mode: 'strip' }), moduleType: 'js' as const, map: null } : null),
+};
+
+const bundle = async (dir: string): Promise<void> => {
+  const { rolldown } = await import('rolldown');
+  const bundler = await rolldown({
+    input: join(SOURCE, 'main.ts'),
+    platform: 'node',
+    // pg's optional native binding is never installed; node-fetch's URL code takes the punycode
+    // package rather than Node's deprecated built-in (which warns when a non-dependency loads it).
+    external: [/^node:/, 'pg-native'],
+    resolve: { alias: { punycode: 'punycode/' } },
+    plugins: [nodeTypeStripping],
+    logLevel: 'warn',
+  });
+  try {
+    await bundler.write({
+      dir,
+      format: 'esm',
+      sourcemap: true,
+      charset: 'ascii',
+      // No comments kept, licence headers included (one non-ASCII name in one makes the whole
+      // chunk two-byte): the packages, their licences with them, are installed beside dist/.
+      comments: false,
+      minify: { mangle: false, compress: false, codegen: { removeWhitespace: true } },
+    });
+  } finally {
+    await bundler.close();
+  }
+};
+
+export const build = async (): Promise<{ files: number; ms: number; built: boolean }> => {
   const started = performance.now();
   const files = sources(SOURCE).sort();
   const texts = files.map((file) => readFileSync(file, 'utf8'));
@@ -64,11 +103,7 @@ export const build = (): { files: number; ms: number; built: boolean } => {
   const staging = `${DIST}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   try {
-    files.forEach((file, index) => {
-      const target = join(staging, relative(SOURCE, file)).replace(/\.ts$/, '.js');
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, toJavaScript(texts[index]!, relative(ROOT, file)));
-    });
+    await bundle(staging);
     writeFileSync(join(staging, STAMP), stamp);
     rmSync(DIST, { recursive: true, force: true });
     try {
@@ -93,8 +128,8 @@ const isEntryPoint = (): boolean => {
 
 if (isEntryPoint()) {
   try {
-    const { files, ms, built } = build();
-    process.stderr.write(built ? `built ${files} modules into dist/ in ${Math.round(ms)} ms\n` : `dist/ is up to date (${files} modules)\n`);
+    const { files, ms, built } = await build();
+    process.stderr.write(built ? `bundled ${files} modules into dist/ in ${Math.round(ms)} ms\n` : `dist/ is up to date (${files} modules)\n`);
   } catch (error) {
     process.stderr.write(`build failed: ${(error as Error).message}\n`);
     process.exit(1);
