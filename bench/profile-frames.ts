@@ -25,7 +25,8 @@ const sourceMapOf = (url: string): SourceMap | undefined => {
 const original = (frame: CallFrame): { url: string; lineNumber: number } => {
   if (!/^file:.*\/dist\/[^/]+\.js$/.test(frame.url)) return frame;
   const entry = sourceMapOf(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
-  return entry && 'originalSource' in entry ? { url: entry.originalSource, lineNumber: entry.originalLine } : frame;
+  // A segment of the bundle's own (the runtime helpers) has no source: named as it is.
+  return entry && 'originalSource' in entry && typeof entry.originalSource === 'string' ? { url: entry.originalSource, lineNumber: entry.originalLine } : frame;
 };
 
 /** The profiles named on the command line: one file, or those in a directory ending in `ending`. */
