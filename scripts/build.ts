@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 // loads as a string, two bytes a character when the file holds a single non-Latin-1 character (a
 // dash in a comment is enough: zod's, undici's and our own sources were all stored so). Without
 // comments and indentation and written in ASCII, the bot's sources take about a third of that:
-// 6–7 MB less resident memory after load. Names are kept (stack traces and profiles read as
-// before); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
-// Nothing at all is done when dist/ was built from the same sources and lock file (its .stamp), so
-// a start needs no write access then. A new tree is written aside and moved into place whole; when
+// 6–7 MB less resident memory after load. Names are kept (a top-level name two modules share gets
+// a `$1`); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
+// Nothing at all is done when dist/ was built from the same sources, locales and lock file (its
+// .stamp), so a start needs no write access then. A new tree is written aside and moved into place whole; when
 // another build (a second `npm start`, a test run) put the same tree there first, that one is kept.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -27,11 +27,11 @@ const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"\
 /** Any relative specifier still ending in .ts after the rewrite: a form the pattern above missed. */
 const LEFT_OVER = /(['"])\.\.?\/[^'"\n]*\.ts\1/;
 
-const sources = (dir: string): string[] =>
+const sources = (dir: string, ending = '.ts'): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    if (entry.isDirectory()) return sources(path, ending);
+    return entry.name.endsWith(ending) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
 
 /** One module as JavaScript: types stripped, relative imports pointing at the built files (the benchmark's own bots, bench/proc.ts). */
@@ -97,8 +97,10 @@ const bundle = async (dir: string): Promise<void> => {
 export const build = async (): Promise<{ files: number; ms: number; built: boolean }> => {
   const started = performance.now();
   const files = sources(SOURCE).sort();
-  const texts = files.map((file) => readFileSync(file, 'utf8'));
-  const stamp = stampOf(files, texts);
+  // The locales' strings are bundled too (src/i18n.ts imports them).
+  const inputs = [...files, ...sources(join(ROOT, 'locales'), '.json').sort()];
+  const texts = inputs.map((file) => readFileSync(file, 'utf8'));
+  const stamp = stampOf(inputs, texts);
   if (builtStamp(DIST) === stamp) return { files: files.length, ms: performance.now() - started, built: false };
   const staging = `${DIST}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });

@@ -57,11 +57,7 @@ export type LoggerOptions = {
    * A function is asked again for every line, for a secret that changes (a rotated portal token).
    */
   secrets: readonly string[] | (() => readonly string[]);
-  /**
-   * Where lines go; standard error by default, written synchronously: pino's default asynchronous
-   * destination hands each line to libuv's thread pool (four more threads and a wake-up of the
-   * event loop per line), and a process killed meanwhile never writes it.
-   */
+  /** Where lines go; standard error by default. */
   destination?: DestinationStream;
 };
 
@@ -69,7 +65,7 @@ export type LoggerOptions = {
  * A pino logger whose every serialized line, child loggers' included, is scrubbed of the secrets
  * just before it is written: messages, bindings, error messages and stacks alike.
  */
-export const createLogger = ({ level, secrets, destination = pino.destination({ dest: 2, sync: true }) }: LoggerOptions): Logger => {
+export const createLogger = ({ level, secrets, destination = pino.destination(2) }: LoggerOptions): Logger => {
   const current = typeof secrets === 'function' ? secrets : () => secrets;
   // The scrubber is rebuilt only when a secret changes; a copy, since the caller's list may be mutated.
   let known: readonly string[] = [];

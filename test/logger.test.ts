@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { Telegram, TelegramError } from 'telegraf';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redactSecrets } from '../src/logger.ts';
@@ -95,20 +93,6 @@ describe('createLogger', () => {
     expect(JSON.stringify(first)).toContain('Bearer [REDACTED]');
     expect(second).toMatchObject({ headers: { authorization: 'Bearer [REDACTED]' }, url: '/bot[REDACTED]/getMe' });
     expect(third).toMatchObject({ token: '[REDACTED]', msg: 'message with [REDACTED]' });
-  });
-});
-
-describe('the default destination', () => {
-  it('writes a line to stderr before the call returns: a process killed right after has logged it', () => {
-    // pino's default asynchronous destination queues the line for libuv's thread pool; killed
-    // before the pool ran, the process never wrote it.
-    const logger = fileURLToPath(new URL('../src/logger.ts', import.meta.url));
-    const script = `const { createLogger } = await import(${JSON.stringify(logger)});
-createLogger({ level: 'info', secrets: [] }).info({ audit: true }, 'the last words');
-process.kill(process.pid, 'SIGKILL');`;
-    const run = spawnSync(process.execPath, ['--disable-warning=ExperimentalWarning', '--input-type=module', '-e', script], { encoding: 'utf8' });
-    expect(run.signal).toBe('SIGKILL');
-    expect(run.stderr).toContain('"msg":"the last words"');
   });
 });
 
