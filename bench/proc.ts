@@ -3,7 +3,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { cpus } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { toJavaScript } from '../scripts/build.ts';
+import { toJavaScript } from './to-javascript.ts';
 import { startArgs } from '../test/support/start-command.ts';
 
 // The bot process: spawning it, its resident memory and its CPU time from /proc.

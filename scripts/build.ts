@@ -15,17 +15,13 @@ import { fileURLToPath } from 'node:url';
 // 6–7 MB less resident memory after load. Names are kept (a top-level name two modules share gets
 // a `$1`); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
 // Nothing at all is done when dist/ was built from the same sources, locales and lock file (its
-// .stamp), so a start needs no write access then. A new tree is written aside and moved into place whole; when
-// another build (a second `npm start`, a test run) put the same tree there first, that one is kept.
+// .stamp), so a start needs no write access then. A new tree is written aside and moved into place
+// whole; when another build (a second `npm start`, a test run) put the same tree there first, that
+// one is kept.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE = join(ROOT, 'src');
 export const DIST = join(ROOT, 'dist');
-
-/** `from './x.ts'`, `import('./x.ts')`, `import './x.ts'`, `export … from '../y.ts'`. */
-const RELATIVE_TS = /(\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.\.?\/[^'"\n]*?)\.ts\2/g;
-/** Any relative specifier still ending in .ts after the rewrite: a form the pattern above missed. */
-const LEFT_OVER = /(['"])\.\.?\/[^'"\n]*\.ts\1/;
 
 const sources = (dir: string, ending = '.ts'): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -33,15 +29,6 @@ const sources = (dir: string, ending = '.ts'): string[] =>
     if (entry.isDirectory()) return sources(path, ending);
     return entry.name.endsWith(ending) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
-
-/** One module as JavaScript: types stripped, relative imports pointing at the built files (the benchmark's own bots, bench/proc.ts). */
-export const toJavaScript = (code: string, file: string): string => {
-  const stripped = stripTypeScriptTypes(code, { mode: 'strip' });
-  const rewritten = stripped.replace(RELATIVE_TS, (_whole, keyword: string, quote: string, path: string) => `${keyword}${quote}${path}.js${quote}`);
-  const missed = LEFT_OVER.exec(rewritten);
-  if (missed) throw new Error(`${file}: an import of a .ts module the build does not rewrite: ${missed[0]}`);
-  return rewritten;
-};
 
 const STAMP = '.stamp';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DIST, toJavaScript } from '../../scripts/build.ts';
+import { DIST } from '../../scripts/build.ts';
 import { ROOT } from '../support/start-command.ts';
 
 const files = (dir: string, ending: string): string[] =>
@@ -11,39 +11,6 @@ const files = (dir: string, ending: string): string[] =>
   );
 
 describe('the build npm start runs first', () => {
-  it('strips types in place: every line stays where it is in the source', () => {
-    const source = ["import type { A } from './a.ts';", "import { b } from '../b.ts';", 'export const c = (x: number): A => b(x as never);', ''].join('\n');
-    const built = toJavaScript(source, 'x.ts').split('\n');
-    expect(built).toHaveLength(4);
-    expect(built[1]).toBe("import { b } from '../b.js';");
-    expect(built[2]).toMatch(/^export const c = \(x\s*\)\s*=> b\(x\s*\);\s*$/);
-  });
-
-  it('rewrites every form of relative .ts import, and leaves packages and other files alone', () => {
-    const built = toJavaScript(
-      [
-        "import { a } from './a.ts';",
-        "export { b } from \"../b/b.ts\";",
-        "import './side-effect.ts';",
-        "const later = () => import('./later.ts');",
-        "import ru from '../locales/ru.json' with { type: 'json' };",
-        "import { z } from 'zod';",
-        'export { later, a, ru, z };',
-      ].join('\n'),
-      'x.ts',
-    );
-    expect(built).toContain("from './a.js'");
-    expect(built).toContain('from "../b/b.js"');
-    expect(built).toContain("import './side-effect.js'");
-    expect(built).toContain("import('./later.js')");
-    expect(built).toContain("from '../locales/ru.json'");
-    expect(built).toContain("from 'zod'");
-  });
-
-  it('refuses a .ts import it would not rewrite instead of building a bot that cannot start', () => {
-    expect(() => toJavaScript("const name = './hidden.ts';\nexport { name };", 'x.ts')).toThrow(/x\.ts: an import of a \.ts module/);
-  });
-
   it('bundled the bot into dist/ (vitest global set-up ran it): ASCII only, positions mapped back to src/', () => {
     const chunks = files(DIST, '.js');
     expect(chunks.map((file) => relative(DIST, file))).toContain('main.js');
