@@ -2,8 +2,8 @@ import { createLru } from './lru.ts';
 import type { LimitStore } from './store.ts';
 
 // Flood windows and quiet periods in this process's memory: the sqlite store's limits, where one
-// process receives every update. Each call is O(1) (lru.ts: the oldest found through one
-// long-lived iterator, not a new one per eviction), and only `sweep` walks them.
+// process receives every update. Each call is O(1) (lru.ts: a linked list through a Map), and only
+// `sweep` walks them.
 
 /** node:sqlite's store answers at once, and so do these. */
 export type MemoryLimits = {
