@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { request, type Dispatcher } from 'undici';
+import { Agent, request } from '../http/undici.ts';
 import { z } from 'zod';
 import { envelopeSchema, orderSchema, pageSchema, specificationSchema, type Order, type Specification } from './schemas.ts';
 import {
@@ -32,7 +32,6 @@ export type PortalClientOptions = {
   bodyBudget?: ByteBudget;
   /** Where a portal that breaks the spec without failing the call (too many records) is reported. */
   logger?: Pick<Logger, 'warn'>;
-  dispatcher?: Dispatcher;
 };
 
 /** As PORTAL_MAX_BODY_BYTES: ten times a page of 20 records with 60 positions each. */
@@ -77,7 +76,11 @@ const isTimeout = (error: unknown): boolean =>
   error instanceof Error &&
   ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'].includes((error as { code?: string }).code ?? '');
 
+/** The connections to portals, shared by every client as undici's global dispatcher was. */
+let sharedAgent: Agent | undefined;
+
 export const createPortalClient = (options: PortalClientOptions): PortalClient => {
+  const agent = (sharedAgent ??= new Agent());
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -88,13 +91,14 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
     url.search = params.toString();
     const signal = AbortSignal.timeout(options.timeoutMs);
     try {
-      const response = await request(url, {
+      const response = await request(agent, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: 'GET',
         headers: { accept: 'application/json', authorization: `Bearer ${options.token}` },
         signal,
         headersTimeout: options.timeoutMs,
         bodyTimeout: options.timeoutMs,
-        ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       });
       if (response.statusCode < 200 || response.statusCode >= 300) {
         // The body may still hold an envelope with an error_code: read its start for the log, never trust it.

@@ -22,6 +22,14 @@ describe('the build npm start runs first', () => {
     expect(map.sources.filter((source) => source.startsWith('../src/')).every((source) => ours.includes(source))).toBe(true);
   });
 
+  it("leaves undici's index out of the chunk every start loads: its client and request API only (src/http/undici.ts)", () => {
+    const { sources } = JSON.parse(readFileSync(join(DIST, 'main.js.map'), 'utf8')) as { sources: string[] };
+    const undici = sources.filter((source) => source.includes('node_modules/undici/')).map((source) => source.replace(/^.*node_modules\/undici\//, ''));
+    expect(undici).toEqual(expect.arrayContaining(['lib/dispatcher/pool.js', 'lib/dispatcher/agent.js', 'lib/api/api-request.js']));
+    // index.js loads fetch, WebSocket, EventSource, the mocks, the cache stores and the interceptors.
+    expect(undici.filter((source) => source === 'index.js' || /^lib\/(mock|cache|interceptor|web\/(websocket|eventsource|cache))\//.test(source))).toEqual([]);
+  });
+
   it('maps a stack trace back to the .ts line with --enable-source-maps', () => {
     // The demo portal's chunk is loaded alone; an error made inside it must name src/demo/*.ts.
     const chunk = files(DIST, '.js').find((file) => relative(DIST, file).startsWith('portal-server-'))!;
