@@ -4,7 +4,7 @@ import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
 import { botEnv } from './bot-env.ts';
-import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
+import { cpuMs, freePort, rssFileMb, rssMb, start, type Child, botScript } from './proc.ts';
 
 // Issue 14's scenario: the bot beside the two floors, the framework-free bot (bench/floor-bot.ts:
 // undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
@@ -30,6 +30,8 @@ export type Measured = {
   lookups: number;
   pages: number;
   rssAfterMb: number;
+  /** Of it, file-backed (proc.ts: rssFileMb). */
+  rssFileMb: number;
 };
 export type BotRun = { paced: Measured; saturated: Measured };
 export type UsersRun = { users: number; distinct: number; saturated: Measured };
@@ -97,6 +99,7 @@ const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms:
     lookups: result.samples.filter((sample) => sample.kind === 'lookup').length,
     pages: result.samples.filter((sample) => sample.kind === 'page').length,
     rssAfterMb: rssMb(pid),
+    rssFileMb: rssFileMb(pid),
   };
 };
 

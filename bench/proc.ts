@@ -13,6 +13,16 @@ export const rssMb = (pid: number): number => {
   return line ? Number(line[1]) / 1024 : NaN;
 };
 
+/**
+ * The file-backed part of a process's resident memory, MB: pages of the node binary (its code,
+ * ICU's data) and of shared libraries, read from disk and shared; the rest is anonymous memory
+ * (V8's heap, malloc, stacks).
+ */
+export const rssFileMb = (pid: number): number => {
+  const line = /RssFile:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line ? Number(line[1]) / 1024 : NaN;
+};
+
 const TICKS_PER_SECOND = 100;
 /** User + system CPU time of the process so far, in ms. */
 export const cpuMs = (pid: number): number => {

@@ -57,15 +57,47 @@ export type LoggerOptions = {
    * A function is asked again for every line, for a secret that changes (a rotated portal token).
    */
   secrets: readonly string[] | (() => readonly string[]);
-  /** Where lines go; standard error by default. */
+  /** Where lines go; standard error by default (`standardError`). */
   destination?: DestinationStream;
 };
+
+/**
+ * Node's own standard error: a line is written at once and no thread pool is involved — a file or a
+ * terminal is written synchronously; on a pipe, what the reader has no room for waits in memory
+ * instead of stopping the event loop. (pino's default destination hands each line to libuv's
+ * thread pool, four threads started for the log alone; written synchronously through it, a full
+ * non-blocking pipe made it sleep 100 ms on the loop per retry.) A log reader that is gone (EPIPE)
+ * does not stop the bot: the error is dropped, as the lines would be.
+ */
+let guarded = false;
+export const standardError = (): DestinationStream => {
+  if (!guarded) {
+    guarded = true;
+    process.stderr.on('error', () => {});
+  }
+  return process.stderr;
+};
+
+/**
+ * Resolves once every line written to standard error so far has left the process (a pipe whose
+ * reader lags holds them in memory), or after `timeoutMs`: for just before `process.exit`, which
+ * would drop them.
+ */
+export const flushStandardError = (timeoutMs: number): Promise<void> =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, timeoutMs);
+    // Writes complete in order: an empty one's callback runs once those before it are written.
+    process.stderr.write('', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 
 /**
  * A pino logger whose every serialized line, child loggers' included, is scrubbed of the secrets
  * just before it is written: messages, bindings, error messages and stacks alike.
  */
-export const createLogger = ({ level, secrets, destination = pino.destination(2) }: LoggerOptions): Logger => {
+export const createLogger = ({ level, secrets, destination = standardError() }: LoggerOptions): Logger => {
   const current = typeof secrets === 'function' ? secrets : () => secrets;
   // The scrubber is rebuilt only when a secret changes; a copy, since the caller's list may be mutated.
   let known: readonly string[] = [];

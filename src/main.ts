@@ -9,7 +9,7 @@ import { ConfigError, parseConfig } from './config.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, flushStandardError } from './logger.ts';
 import { StoreOpenError } from './store/errors.ts';
 import { StoreVersionError } from './store/migrations.ts';
 import { openStore } from './store/open-store.ts';
@@ -92,12 +92,15 @@ const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 // Exports run beside the updates: stopping waits for them (SHUTDOWN_GRACE_MS), then stops them.
 // Through the cache, but an export's fifty large pages are not kept in it.
 const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => new Date() });
-void removeStaleExportDirs({ logger });
+removeStaleExportDirs({ logger });
 const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchesFor = (bot: ReturnType<typeof botFor>) =>
   startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+
+/** How long a stopping bot waits for a lagging log reader to take the last lines. */
+const LOG_FLUSH_MS = 2_000;
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {
@@ -141,6 +144,7 @@ if (consoleMode) {
       await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
       await closeServices();
       logger.info('stopped');
+      await flushStandardError(LOG_FLUSH_MS);
       process.exit(exitCode);
     })());
   process.once('SIGINT', () => void stop('SIGINT', 0));

@@ -1,7 +1,11 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { Telegram, TelegramError } from 'telegraf';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redactSecrets } from '../src/logger.ts';
+import { ROOT } from './support/start-command.ts';
 
 const BOT_TOKEN = '7000000001:AAEmulatedTestToken-0123456789abcdefXYZ';
 const PORTAL_TOKEN = 'portal+token/with=odd"chars';
@@ -110,5 +114,38 @@ describe('the err serializer', () => {
     expect(line?.err).toMatchObject({ type: 'TelegramError', message: '400: Bad Request: chat not found', on: { method: 'sendMessage' } });
     expect(output()).not.toContain('0007300100');
     expect(output()).not.toContain('payload');
+  });
+});
+
+describe('log lines on standard error', () => {
+  // A child process logs through the real default destination; the test plays its log reader.
+  const logging = (body: string) =>
+    spawn(
+      process.execPath,
+      ['--input-type=module', '-e', `import { createLogger, flushStandardError } from ${JSON.stringify(join(ROOT, 'src', 'logger.ts'))};\nconst logger = createLogger({ level: 'info', secrets: ['s3cret'] });\n${body}`],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+  const finished = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.once('close', resolve));
+
+  it('wait in memory for a reader that lags, and reach it all, in order, when the bot stops', async () => {
+    // 5,000 lines of 400 bytes: 30 times what a pipe holds. process.exit alone dropped most of them.
+    const child = logging(`for (let i = 0; i < 5000; i++) logger.info({ i }, 'line s3cret ' + 'x'.repeat(300));\nprocess.stdout.write('written\\n');\nawait flushStandardError(30_000);\nprocess.exit(0);`);
+    child.stderr!.pause();
+    const lines: string[] = [];
+    child.stdout!.once('data', () => setTimeout(() => child.stderr!.resume(), 300));
+    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+    expect(await finished(child)).toBe(0);
+    expect(lines).toHaveLength(5000);
+    expect(lines.map((line) => (JSON.parse(line) as { i: number }).i)).toEqual([...Array(5000).keys()]);
+    expect(lines.every((line) => line.includes('line [REDACTED] x'))).toBe(true);
+  });
+
+  it('do not stop the bot when their reader is gone (EPIPE)', async () => {
+    const child = logging(`for (let k = 0; k < 50; k++) { for (let i = 0; i < 100; i++) logger.info({ i }, 'line ' + 'x'.repeat(300)); await new Promise((r) => setTimeout(r, 5)); }\nprocess.stdout.write('alive\\n');`);
+    child.stderr!.destroy();
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    expect(await finished(child)).toBe(0);
+    expect(output).toBe('alive\n');
   });
 });

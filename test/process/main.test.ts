@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { BotProcess } from '../support/bot-process.ts';
 import { useBotProcesses } from '../support/process-fixture.ts';
@@ -64,6 +65,12 @@ describe('main.ts in polling mode', () => {
     expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="ok"\} [1-9]\d*$/m);
     expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="\w+"\} [1-9]\d*$/m);
     expect(metrics.body).toContain('outcome="PORTAL_HTTP"');
+
+    // Nothing it did needed libuv's thread pool (four threads and their memory): no file or DNS
+    // work off the loop, log lines written by the loop itself (src/logger.ts).
+    const threads = readdirSync(`/proc/${bot.child.pid}/task`).map((task) => readFileSync(`/proc/${bot.child.pid}/task/${task}/comm`, 'utf8').trim());
+    expect(threads).toContain('MainThread');
+    expect(threads).not.toContain('libuv-worker');
 
     bot.child.kill('SIGTERM');
     expect((await bot.exited).code).toBe(0);

@@ -1,4 +1,4 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -9,9 +9,11 @@ export const STALE_EXPORT_DIR_MS = 60 * 60 * 1000;
 
 /**
  * Removes the export directories (`bot-export-*`) in `tmpDir` last changed more than an hour ago:
- * what a killed bot left behind. Returns the names removed; a failure is only logged.
+ * what a killed bot left behind. Returns the names removed; a failure is only logged. Once, at
+ * start, before updates are taken: synchronous, so that it does not start libuv's thread pool
+ * (four threads and their memory) in a bot that never needs it.
  */
-export const removeStaleExportDirs = async ({
+export const removeStaleExportDirs = ({
   tmpDir = tmpdir(),
   now = Date.now(),
   logger,
@@ -19,15 +21,15 @@ export const removeStaleExportDirs = async ({
   tmpDir?: string;
   now?: number;
   logger: Pick<Logger, 'warn' | 'info'>;
-}): Promise<string[]> => {
+}): string[] => {
   const removed: string[] = [];
   try {
-    for (const name of await readdir(tmpDir)) {
+    for (const name of readdirSync(tmpDir)) {
       if (!name.startsWith(EXPORT_DIR_PREFIX)) continue;
       const path = join(tmpDir, name);
-      const info = await stat(path).catch(() => undefined);
+      const info = statSync(path, { throwIfNoEntry: false });
       if (!info?.isDirectory() || now - info.mtimeMs <= STALE_EXPORT_DIR_MS) continue;
-      await rm(path, { recursive: true, force: true });
+      rmSync(path, { recursive: true, force: true });
       removed.push(name);
     }
   } catch (error) {

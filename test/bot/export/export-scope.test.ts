@@ -38,7 +38,7 @@ describe('an export beside the updates', () => {
       const twoHoursAgo = (now - 2 * 60 * 60 * 1000) / 1000;
       utimesSync(join(dir, 'bot-export-old'), twoHoursAgo, twoHoursAgo);
       utimesSync(join(dir, 'other-old'), twoHoursAgo, twoHoursAgo);
-      expect(await removeStaleExportDirs({ tmpDir: dir, now, logger })).toEqual(['bot-export-old']);
+      expect(removeStaleExportDirs({ tmpDir: dir, now, logger })).toEqual(['bot-export-old']);
       expect(readdirSync(dir).sort()).toEqual(['bot-export-new', 'other-old']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
