@@ -27,6 +27,21 @@ export default tseslint.config(
       // node:http's values come from src/http/node-http.ts, which says why (types may be imported).
       '@typescript-eslint/no-restricted-imports': [
         'error',
+        {
+          paths: [
+            { name: 'node:http', message: "Take node:http's values from src/http/node-http.ts.", allowTypeImports: true },
+            // undici's index loads fetch, WebSocket and the rest: src/http/undici.ts loads its client alone.
+            { name: 'undici', message: "Take undici's client from src/http/undici.ts.", allowTypeImports: true },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/http/undici.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
         { paths: [{ name: 'node:http', message: "Take node:http's values from src/http/node-http.ts.", allowTypeImports: true }] },
       ],
     },

@@ -104,7 +104,7 @@ export const renderFloorSection = (result: FloorResult, options: Pick<FloorOptio
     '| --- | --- | --- |',
     ...floorTargets(result).map((t) => row([t.target, t.measured, t.met ? 'met' : '**missed**'])),
     '',
-    `Runs: saturated CPU ms/update ${(['floor', 'bare', 'bot'] as const).map((name) => `${name} ${result.runs.map((r) => r[name].saturated.cpuMsPerUpdate.toFixed(3)).join(', ')}`).join('; ')}; saturated updates/s ${(['floor', 'bare', 'bot'] as const).map((name) => `${name} ${result.runs.map((r) => r[name].saturated.throughput.toFixed(0)).join(', ')}`).join('; ')}; distinct users updates/s ${result.usersRuns.map((p) => `${p.few.saturated.throughput.toFixed(0)} vs ${p.many.saturated.throughput.toFixed(0)}`).join(', ')}.`,
+    `Runs: saturated CPU ms/update ${(['floor', 'bare', 'bot'] as const).map((name) => `${name} ${result.runs.map((r) => r[name].saturated.cpuMsPerUpdate.toFixed(3)).join(', ')}`).join('; ')}; saturated updates/s ${(['floor', 'bare', 'bot'] as const).map((name) => `${name} ${result.runs.map((r) => r[name].saturated.throughput.toFixed(0)).join(', ')}`).join('; ')}${result.usersRuns.length === 0 ? '' : `; distinct users updates/s ${result.usersRuns.map((p) => `${p.few.saturated.throughput.toFixed(0)} vs ${p.many.saturated.throughput.toFixed(0)}`).join(', ')}`}.`,
     FLOOR_MARKERS.end,
   ].join('\n');
 };

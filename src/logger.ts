@@ -66,8 +66,9 @@ export type LoggerOptions = {
  * terminal is written synchronously; on a pipe, what the reader has no room for waits in memory
  * instead of stopping the event loop. (pino's default destination hands each line to libuv's
  * thread pool, four threads started for the log alone; written synchronously through it, a full
- * non-blocking pipe made it sleep 100 ms on the loop per retry.) A log reader that is gone (EPIPE)
- * does not stop the bot: the error is dropped, as the lines would be.
+ * non-blocking pipe made it sleep 100 ms on the loop per retry.) A log sink that fails — its reader
+ * gone (EPIPE), the disk of a log file full (ENOSPC) — does not stop the bot: the error is dropped
+ * with the lines, there being nowhere left to say so.
  */
 let guarded = false;
 export const standardError = (): DestinationStream => {
@@ -85,6 +86,7 @@ export const standardError = (): DestinationStream => {
  */
 export const flushStandardError = (timeoutMs: number): Promise<void> =>
   new Promise<void>((resolve) => {
+    standardError(); // a failing sink answers the write below with an error, not a crash
     const timer = setTimeout(resolve, timeoutMs);
     // Writes complete in order: an empty one's callback runs once those before it are written.
     process.stderr.write('', () => {

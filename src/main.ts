@@ -21,11 +21,16 @@ import { startLimitSweeper } from './app/limit-sweeper.ts';
 // The composition root, and the only module with side effects: environment → config → portal →
 // store → bot → updates (polling, webhook or the console chat), and the signals that stop it.
 
+/** How long an ending bot waits for a lagging log reader to take the last lines. */
+const LOG_FLUSH_MS = 2_000;
+
 /** A configuration, store or token file the bot cannot run with: said on stderr, exit status 2. */
-const refuse: (error: unknown) => never = (error) => {
+const refuse = async (error: unknown): Promise<never> => {
   const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError].some((type) => error instanceof type);
   if (!known || !(error instanceof Error)) throw error;
   process.stderr.write(`${error.message}\n`);
+  // The lines logged before it and this one reach a lagging log reader before the process ends.
+  await flushStandardError(LOG_FLUSH_MS);
   process.exit(2);
 };
 
@@ -33,7 +38,7 @@ let config: ReturnType<typeof parseConfig>;
 try {
   config = parseConfig(process.env);
 } catch (error) {
-  refuse(error);
+  throw await refuse(error); // never thrown: refuse exits
 }
 const consoleMode = config.botToken === undefined;
 /** DATABASE_URL's password, as written and decoded: the log must show neither. */
@@ -64,7 +69,7 @@ let portal: Awaited<ReturnType<typeof openPortal>>;
 try {
   portal = await openPortal(config.portal, logger, metrics);
 } catch (error) {
-  refuse(error);
+  throw await refuse(error); // never thrown: refuse exits
 }
 portalToken = portal.token;
 // The sqlite file in DATA_DIR, or PostgreSQL shared by replicas (waited for while it is down).
@@ -84,7 +89,7 @@ try {
   store = await openStore(config, { logger });
 } catch (error) {
   await waiting?.close(0);
-  refuse(error);
+  throw await refuse(error); // never thrown: refuse exits
 }
 await waiting?.close(0);
 const storeHealth = watchStoreHealth({ store, logger });
@@ -98,9 +103,6 @@ const botFor = (token: string, telegramApiRoot: string) =>
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchesFor = (bot: ReturnType<typeof botFor>) =>
   startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
-
-/** How long a stopping bot waits for a lagging log reader to take the last lines. */
-const LOG_FLUSH_MS = 2_000;
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {

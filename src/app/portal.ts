@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { Agent } from '../http/undici.ts';
 import { composePortal } from '../portal/resilience/compose.ts';
 import type { PortalEvent } from '../portal/resilience/intercept.ts';
 import { createPortalClientWithTokens } from '../portal/resilience/token-rotation.ts';
@@ -26,6 +27,8 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
   const demoToken = randomBytes(16).toString('hex');
   // The demo portal and its sample data are loaded only when no PORTAL_URL is set.
   const demo = config.kind === 'demo' ? await (await import('../demo/portal-server.ts')).startDemoPortal({ token: demoToken }) : undefined;
+  // One set of connections for every client (a rotated token makes a new one), closed with the portal.
+  const agent = new Agent();
   const tokens =
     config.kind === 'remote' ? createTokenSource({ token: config.token, tokenFile: config.tokenFile }) : createTokenSource({ token: demoToken });
   const base = createPortalClientWithTokens({
@@ -34,6 +37,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
     maxBodyBytes: config.maxBodyBytes,
     tokens,
     logger,
+    dispatcher: agent,
   });
   const portal = composePortal({
     base,
@@ -60,9 +64,10 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
       if (last !== undefined && Date.now() - last < READY_WITHIN_MS / 2) return;
       await portal.fresh.listOrders({ resource: 'order', filter: 'SAP_ID', value: '0' }, { limit: 5, offset: 0 }).catch(() => undefined);
     },
-    /** Stops the cache's timer and the demo portal. */
+    /** Stops the cache's timer, closes the connections and the demo portal. */
     close: async () => {
       portal.close();
+      await agent.close();
       await demo?.close();
     },
   };

@@ -20,6 +20,6 @@ declare module 'undici/lib/api/api-request.js' {
 }
 
 declare module 'undici/lib/web/fetch/formdata.js' {
-  import type { FormData } from 'undici';
-  export const FormData: typeof FormData;
+  import type { FormData as UndiciFormData } from 'undici';
+  export const FormData: typeof UndiciFormData;
 }

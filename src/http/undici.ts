@@ -1,24 +1,30 @@
-import type { Agent as UndiciAgent, Dispatcher, FormData as UndiciFormData, Pool as UndiciPool } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher as UndiciDispatcher, FormData as UndiciFormData, Pool as UndiciPool } from 'undici';
 import UndiciAgentClass from 'undici/lib/dispatcher/agent.js';
 import UndiciPoolClass from 'undici/lib/dispatcher/pool.js';
 import dispatchRequest from 'undici/lib/api/api-request.js';
 
 // undici's HTTP/1.1 client and its request API, without the rest of its index: the index loads
-// fetch, WebSocket, EventSource, the mock agents, the cache stores, proxies and interceptors,
-// three quarters of the bundle's code (970 of 1,270 KB), which V8 holds as source and compiles at
-// start whether used or not. Loaded alone, the two cost 14 MB less resident memory (BENCHMARKS.md).
-// These are undici's own files (its package has no export map to forbid them); the lock file pins
+// fetch, WebSocket, EventSource, the mock agents, the cache stores, proxies and interceptors, about
+// 500 KB of the start-up bundle's source (main.js 1,270 → 772 KB, of which undici's client is still
+// 480), which V8 holds and partly compiles at start whether used or not (README, "Performance").
+// These are undici's own files (its package has no export map to forbid them); package.json pins
 // the version, and test/http/undici.test.ts checks they are still the classes its index exports.
+// The only module of src/ that imports undici's values (eslint.config.js).
 
-export const Agent = UndiciAgentClass;
-export type Agent = UndiciAgent;
-export const Pool = UndiciPoolClass;
-export type Pool = UndiciPool;
-export type { Dispatcher };
+/** What the index adds to every dispatcher's prototype, absent here: call `request` below. */
+type IndexMethods = 'request' | 'stream' | 'pipeline' | 'connect' | 'upgrade';
+export type Dispatcher = Omit<UndiciDispatcher, IndexMethods>;
+export type Agent = Omit<UndiciAgent, IndexMethods>;
+export type Pool = Omit<UndiciPool, IndexMethods>;
+export type RequestOptions = UndiciDispatcher.RequestOptions;
+export type ResponseData = UndiciDispatcher.ResponseData;
 
-/** undici's `dispatcher.request(options)`: what its index adds to every dispatcher's prototype. */
-export const request = (dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> =>
-  dispatchRequest.call(dispatcher, options);
+export const Agent: new (...options: ConstructorParameters<typeof UndiciAgent>) => Agent = UndiciAgentClass;
+export const Pool: new (...options: ConstructorParameters<typeof UndiciPool>) => Pool = UndiciPoolClass;
+
+/** undici's `dispatcher.request(options)`. */
+export const request = (dispatcher: Dispatcher, options: RequestOptions): Promise<ResponseData> =>
+  dispatchRequest.call(dispatcher as UndiciDispatcher, options);
 
 /** undici's FormData (its multipart encoder checks for its own class), loaded with the first upload. */
 export const loadFormData = async (): Promise<typeof UndiciFormData> => (await import('undici/lib/web/fetch/formdata.js')).FormData;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Agent, request } from '../http/undici.ts';
+import { Agent, request, type Dispatcher } from '../http/undici.ts';
 import { z } from 'zod';
 import { envelopeSchema, orderSchema, pageSchema, specificationSchema, type Order, type Specification } from './schemas.ts';
 import {
@@ -32,6 +32,8 @@ export type PortalClientOptions = {
   bodyBudget?: ByteBudget;
   /** Where a portal that breaks the spec without failing the call (too many records) is reported. */
   logger?: Pick<Logger, 'warn'>;
+  /** The connections to use (openPortal's, closed with it); a client of its own when not given. */
+  dispatcher?: Dispatcher;
 };
 
 /** As PORTAL_MAX_BODY_BYTES: ten times a page of 20 records with 60 positions each. */
@@ -76,11 +78,8 @@ const isTimeout = (error: unknown): boolean =>
   error instanceof Error &&
   ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT'].includes((error as { code?: string }).code ?? '');
 
-/** The connections to portals, shared by every client as undici's global dispatcher was. */
-let sharedAgent: Agent | undefined;
-
 export const createPortalClient = (options: PortalClientOptions): PortalClient => {
-  const agent = (sharedAgent ??= new Agent());
+  const agent = options.dispatcher ?? new Agent();
   const base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
 
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;

@@ -40,6 +40,8 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
     newest = node;
   };
   const remove = (node: Node<K, V>) => {
+    // A node already removed (a sweep's callback that deleted it itself) is left alone.
+    if (nodes.get(node.key) !== node) return;
     unlink(node);
     nodes.delete(node.key);
   };

@@ -21,6 +21,31 @@ describe('the LRU', () => {
     expect([lru.peek(1), lru.peek(2), lru.peek(3), lru.size]).toEqual(['a', undefined, 'c', 2]);
   });
 
+  it('at its edges: a capacity of 1, a value replaced at capacity, a peek that does not refresh, a sweep that deletes', () => {
+    const one = createLru<string, number>(1);
+    one.set('a', 1);
+    one.set('b', 2);
+    expect([one.peek('a'), one.peek('b'), one.size]).toEqual([undefined, 2, 1]);
+    const lru = createLru<string, number>(2);
+    lru.set('a', 1);
+    lru.set('b', 2);
+    lru.set('a', 10); // replaced, not added: nothing forgotten, and "a" is now the newest
+    expect([lru.peek('a'), lru.peek('b'), lru.size]).toEqual([10, 2, 2]);
+    lru.peek('b');
+    lru.set('c', 3); // "b" was only peeked at: the oldest
+    expect([lru.peek('a'), lru.peek('b'), lru.peek('c')]).toEqual([10, undefined, 3]);
+    // A sweep whose callback deletes the entry itself: "c" is still the oldest left.
+    lru.deleteWhere((_value, key) => {
+      if (key !== 'a') return false;
+      lru.delete(key);
+      return true;
+    });
+    expect([lru.peek('a'), lru.peek('c'), lru.size]).toEqual([undefined, 3, 1]);
+    lru.set('d', 4);
+    lru.set('e', 5);
+    expect([lru.peek('c'), lru.peek('d'), lru.peek('e'), lru.size]).toEqual([undefined, 4, 5, 2]);
+  });
+
   it('keeps the order of a reference model over many uses, deletes and clears at capacity', () => {
     const capacity = 50;
     const lru = createLru<number, number>(capacity);
