@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// node:http's values come from src/http/node-http.ts, which says why (types may be imported).
+const nodeHttp = { name: 'node:http', message: "Take node:http's values from src/http/node-http.ts.", allowTypeImports: true };
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', 'coverage/', 'dist/', 'dist.*.tmp/', 'bench/.built/'] },
   js.configs.recommended,
@@ -24,12 +27,11 @@ export default tseslint.config(
   {
     files: ['src/**/*.ts'],
     rules: {
-      // node:http's values come from src/http/node-http.ts, which says why (types may be imported).
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: [
-            { name: 'node:http', message: "Take node:http's values from src/http/node-http.ts.", allowTypeImports: true },
+            nodeHttp,
             // undici's index loads fetch, WebSocket and the rest: src/http/undici.ts loads its client alone.
             { name: 'undici', message: "Take undici's client from src/http/undici.ts.", allowTypeImports: true },
           ],
@@ -42,7 +44,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { paths: [{ name: 'node:http', message: "Take node:http's values from src/http/node-http.ts.", allowTypeImports: true }] },
+        { paths: [nodeHttp] },
       ],
     },
   },

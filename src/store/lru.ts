@@ -39,6 +39,12 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
     else newest.newer = node;
     newest = node;
   };
+  /** Makes the node the most recently used. */
+  const touch = (node: Node<K, V>) => {
+    if (node === newest) return;
+    unlink(node);
+    append(node);
+  };
   const remove = (node: Node<K, V>) => {
     // A node already removed (a sweep's callback that deleted it itself) is left alone.
     if (nodes.get(node.key) !== node) return;
@@ -50,10 +56,7 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
     get(key) {
       const node = nodes.get(key);
       if (node === undefined) return undefined;
-      if (node !== newest) {
-        unlink(node);
-        append(node);
-      }
+      touch(node);
       return node.value;
     },
     peek: (key) => nodes.get(key)?.value,
@@ -61,10 +64,7 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
       const node = nodes.get(key);
       if (node !== undefined) {
         node.value = value;
-        if (node !== newest) {
-          unlink(node);
-          append(node);
-        }
+        touch(node);
         return;
       }
       const added: Node<K, V> = { key, value, newer: null, older: null };

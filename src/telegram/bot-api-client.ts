@@ -1,6 +1,6 @@
 import { openAsBlob } from 'node:fs';
 import { STATUS_CODES } from '../http/node-http.ts';
-import { loadFormData, Pool, request } from '../http/undici.ts';
+import { FormData, Pool, request } from '../http/undici.ts';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
@@ -46,9 +46,9 @@ const uploadsFile = (payload: object): boolean => {
 };
 
 /** The payload as a multipart form, each file a lazy, disk-backed Blob. */
-const uploadForm = async (payload: object) => {
+const uploadForm = async (payload: object): Promise<FormData> => {
   const fields = Object.entries(payload).filter(([, value]) => value != null);
-  const form = new (await loadFormData())();
+  const form = new FormData();
   for (const [key, value] of fields) {
     if (isFileByPath(value)) form.append(key, await openAsBlob(value.source), value.filename ?? basename(value.source));
     else form.append(key, typeof value === 'object' ? toJsonBody(value) : String(value));
