@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES } from './i18n.ts';
 import { PAGE_SIZES } from './portal/query.ts';
+import { zoneOf } from './zone.ts';
 
 // The environment, validated once at start. Every bad value is reported by name.
 
@@ -103,7 +104,7 @@ const envSchema = z.object({
     .default('Europe/Moscow')
     .refine((zone) => {
       try {
-        new Intl.DateTimeFormat('en', { timeZone: zone });
+        zoneOf(zone);
         return true;
       } catch {
         return false;

@@ -1,5 +1,7 @@
+import { numberFormat as decimalFormat } from './decimal.ts';
 import type { Locale } from './i18n.ts';
 import { remembered } from './remembered.ts';
+import { clockTime, isoDay, zoneOf } from './zone.ts';
 
 // Numbers, units and dates as sales staff read them (see the glossary). Plain text out: views
 // escape it like any other text, because an unknown unit or an unreadable date is portal text.
@@ -62,8 +64,9 @@ const UNIT_NAMES: Record<Locale, Record<UnitKind, string>> = {
 };
 
 // Dates are written by hand, without date-fns (its `format` alone added about 25 MB at load) and
-// without Intl, whose month names and separators change with the ICU version: ru "15.03.2026 14:30",
-// en "15 Mar 2026, 14:30". beforeTime: what goes between the date and the time.
+// without Intl (its first format costs about 7 MB: zone.ts), whose month names and separators
+// change with the ICU version: ru "15.03.2026 14:30", en "15 Mar 2026, 14:30". beforeTime: what
+// goes between the date and the time.
 const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const pad2 = (value: number): string => String(value).padStart(2, '0');
 // As date-fns wrote "yyyy": four digits at least, and no year 0 (it reads as 1).
@@ -77,23 +80,11 @@ type ZonedParts = { day: string; time: string };
 
 /** A moment's calendar day ("2026-11-21") and time of day ("14:05") as read on a wall clock in the zone. */
 const zonedReader = (timeZone: string) => {
-  const intl = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  });
-  const read = (minute: number): ZonedParts => {
-    const parts = Object.fromEntries(intl.formatToParts(minute * 60_000).map((part) => [part.type, part.value]));
-    return { day: `${parts.year}-${parts.month}-${parts.day}`, time: `${parts.hour}:${parts.minute}` };
+  const zone = zoneOf(timeZone);
+  return (moment: Date): ZonedParts => {
+    const wall = zone.wallClock(moment.getTime());
+    return { day: isoDay(wall), time: clockTime(wall) };
   };
-  // formatToParts is slow and every results message asks for the same few minutes ("updated
-  // 14:05"): the last minutes read are kept. Zone offsets are whole minutes.
-  const readMinute = remembered(read, 16);
-  return (moment: Date): ZonedParts => readMinute(Math.floor(moment.getTime() / 60_000));
 };
 
 /** Far-future validity ends (9999-12-31 and the like) mean "no end". */
@@ -118,9 +109,9 @@ export const parsePortalTimestamp = (timestamp: string): Date | null => {
 };
 
 const numberFormat = (locale: Locale, minimumFractionDigits: number, maximumFractionDigits: number) => {
-  // signDisplay "negative": a value that rounds to zero never reads "-0".
-  const intl = new Intl.NumberFormat(locale, { minimumFractionDigits, maximumFractionDigits, signDisplay: 'negative' });
-  return (value: number | null): string => (value === null || !Number.isFinite(value) ? EMPTY_VALUE : intl.format(value));
+  // As Intl writes them, with signDisplay "negative": a value that rounds to zero never reads "-0".
+  const format = decimalFormat(locale, minimumFractionDigits, maximumFractionDigits);
+  return (value: number | null): string => (value === null || !Number.isFinite(value) ? EMPTY_VALUE : format(value));
 };
 
 const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
@@ -183,10 +174,7 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
 
 const formatters = new Map<string, Formatter>();
 
-/**
- * One formatter per locale and time zone, built on first use: Intl formats are costly to
- * construct. An unknown time zone throws a RangeError.
- */
+/** One formatter per locale and time zone, built on first use. An unknown time zone throws a RangeError. */
 export const createFormatter = (locale: Locale, timeZone: string = DEFAULT_TIME_ZONE): Formatter => {
   const key = `${locale} ${timeZone}`;
   let formatter = formatters.get(key);

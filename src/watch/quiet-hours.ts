@@ -1,13 +1,9 @@
+import { zoneOf } from '../zone.ts';
+
 export type QuietHours = { from: number; to: number };
 
-const hourFormats = new Map<string, Intl.DateTimeFormat>();
-
 /** The hour (0–23) in `timeZone` at `now`. */
-export const hourIn = (now: number, timeZone: string): number => {
-  let format = hourFormats.get(timeZone);
-  if (!format) hourFormats.set(timeZone, (format = new Intl.DateTimeFormat('en-GB', { timeZone, hour: 'numeric', hourCycle: 'h23' })));
-  return Number(format.format(now));
-};
+export const hourIn = (now: number, timeZone: string): number => zoneOf(timeZone).wallClock(now).hour;
 
 /** Within [from, to) in TIME_ZONE; a range like 21–8 wraps midnight. */
 export const isQuiet = (now: number, quiet: QuietHours | undefined, timeZone: string): boolean => {

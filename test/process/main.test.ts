@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BotProcess } from '../support/bot-process.ts';
 import { useBotProcesses } from '../support/process-fixture.ts';
@@ -77,6 +79,49 @@ describe('main.ts in polling mode', () => {
     expect(bot.lines.some((line) => line.msg === 'portal call failed, retrying')).toBe(true);
     expect(bot.lines.some((line) => line.audit === true && line.userId === user.id && line.results === 1)).toBe(true);
     expectNoSecrets(bot, [f.api.token, f.api.token.split(':')[1] ?? '', f.portal.token]);
+  });
+
+  it('formats numbers, dates and times without Intl (its first use maps about 7 MB of ICU data)', async () => {
+    // A preload records every Intl service the bot makes and every locale-aware method it calls.
+    const directory = mkdtempSync(join(tmpdir(), 'intl-probe-'));
+    try {
+      const record = join(directory, 'used.txt');
+      const probe = join(directory, 'probe.mjs');
+      writeFileSync(
+        probe,
+        `import { appendFileSync } from 'node:fs';
+const note = (name) => appendFileSync(${JSON.stringify(record)}, name + '\\n');
+for (const name of Object.getOwnPropertyNames(Intl)) {
+  const service = Intl[name];
+  if (typeof service !== 'function') continue;
+  Intl[name] = new Proxy(service, {
+    construct: (target, args, newTarget) => (note(name), Reflect.construct(target, args, newTarget)),
+    apply: (target, self, args) => (note(name), Reflect.apply(target, self, args)),
+    get: (target, key) => (key === 'supportedLocalesOf' && note(name + '.supportedLocalesOf'), Reflect.get(target, key)),
+  });
+}
+for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'], [Number.prototype, 'toLocaleString'], [String.prototype, 'localeCompare']]) {
+  const original = owner[method];
+  owner[method] = function (...args) { note(method); return original.apply(this, args); };
+}
+`,
+      );
+      const bot = await startBot({ NODE_OPTIONS: `--import=${probe}`, TIME_ZONE: 'Asia/Yekaterinburg' });
+      await f.api.waitForPolling();
+      const user = f.api.createUser({ language_code: 'ru' });
+      f.api.sendText({ from: user, text: '/order 0007300100' });
+      const card = await f.api.nextBotMessage(user.id);
+      expect(card.text).toMatch(/\d{2}\.\d{2}\.\d{4}/); // dates
+      expect(card.text).toMatch(/\d,\d+\u00a0т/); // tonnes, a decimal comma
+      expect(card.text).toMatch(/обновлено \d{2}:\d{2}/); // the time of the answer, in the zone
+      f.api.sendText({ from: user, text: '/spec ДП-77/2026' });
+      expect((await f.api.nextBotMessage(user.id)).text).toMatch(/^Спецификации 1–5 из \d+\n/);
+      await f.api.waitForIdle();
+      expect(bot.stderr()).not.toContain('"level":50');
+      expect(existsSync(record) ? readFileSync(record, 'utf8') : '').toBe('');
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('on SIGTERM answers the lookup in flight, then exits 0 within the grace', async () => {

@@ -11,6 +11,7 @@ import type { PortalClient } from '../../portal/client.ts';
 import type { Query } from '../../portal/query.ts';
 import { MAX_DOCUMENT_BYTES, sendDocument } from '../../telegram/send-document.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
+import { isoDay, zoneOf } from '../../zone.ts';
 import type { View } from '../views/common/view.ts';
 import {
   renderExportCaption,
@@ -68,11 +69,7 @@ export const EXPORT_DIR_PREFIX = 'bot-export-';
 const loadWriter = () => import('../../export/write-workbook.ts');
 
 /** The bot's calendar day of a moment, yyyy-MM-dd, for the file name. */
-const dayIn = (moment: Date, timeZone: string): string => {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(moment);
-  const part = (type: string) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
-};
+const dayIn = (moment: Date, timeZone: string): string => isoDay(zoneOf(timeZone).wallClock(moment.getTime()));
 
 /**
  * One export from its first message to its file: a progress message in the chat (its place in
