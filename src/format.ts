@@ -70,10 +70,11 @@ const UNIT_NAMES: Record<Locale, Record<UnitKind, string>> = {
 const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const pad2 = (value: number): string => String(value).padStart(2, '0');
 // As date-fns wrote "yyyy": four digits at least, and no year 0 (it reads as 1).
-const year = (date: Date): string => String(Math.max(1, date.getFullYear())).padStart(4, '0');
+const year = (date: Date): string => String(Math.max(1, date.getUTCFullYear())).padStart(4, '0');
+// Portal dates are wall-clock readings, held as UTC (parsePortalTimestamp).
 const DATE_PATTERNS: Record<Locale, { date: (date: Date) => string; beforeTime: string }> = {
-  ru: { date: (date) => `${pad2(date.getDate())}.${pad2(date.getMonth() + 1)}.${year(date)}`, beforeTime: ' ' },
-  en: { date: (date) => `${date.getDate()} ${EN_MONTHS[date.getMonth()]} ${year(date)}`, beforeTime: ', ' },
+  ru: { date: (date) => `${pad2(date.getUTCDate())}.${pad2(date.getUTCMonth() + 1)}.${year(date)}`, beforeTime: ' ' },
+  en: { date: (date) => `${date.getUTCDate()} ${EN_MONTHS[date.getUTCMonth()]} ${year(date)}`, beforeTime: ', ' },
 };
 
 type ZonedParts = { day: string; time: string };
@@ -95,16 +96,20 @@ export const isOpenEnded = (timestamp: string | null): boolean => {
   return year !== undefined && Number(year) >= OPEN_ENDED_YEAR;
 };
 
-/** The portal's "YYYY-MM-DD HH:MM:SS", a bare date, or an ISO "T" form; anything else → null. */
+/**
+ * The portal's "YYYY-MM-DD HH:MM:SS", a bare date, or an ISO "T" form; anything else → null. The
+ * portal names no zone: the reading is kept as written, in the Date's UTC fields (getUTCHours…),
+ * so that neither the server's zone nor its daylight-saving gaps can shift it.
+ */
 export const parsePortalTimestamp = (timestamp: string): Date | null => {
   const match = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(timestamp.trim());
   if (match === null) return null;
   const [year, month, day, hours = 0, minutes = 0, seconds = 0] = match.slice(1).map((part) => (part === undefined ? undefined : Number(part)));
   if (hours > 23 || minutes > 59 || seconds > 59) return null;
-  const date = new Date(year!, month! - 1, day!, hours, minutes, seconds);
-  date.setFullYear(year!, month! - 1, day!); // years 0–99 are not 1900–1999
+  const date = new Date(Date.UTC(year!, month! - 1, day!, hours, minutes, seconds));
+  date.setUTCFullYear(year!, month! - 1, day!); // years 0–99 are not 1900–1999
   // An impossible date (2026-02-30) is rejected instead of rolled over into the next month.
-  const exact = date.getFullYear() === year && date.getMonth() === month! - 1 && date.getDate() === day;
+  const exact = date.getUTCFullYear() === year && date.getUTCMonth() === month! - 1 && date.getUTCDate() === day;
   return exact ? date : null;
 };
 
@@ -136,9 +141,9 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
   const formatDate = (timestamp: string): string => {
     const parsed = parsePortalTimestamp(timestamp);
     if (parsed === null) return timestamp;
-    const midnight = parsed.getHours() === 0 && parsed.getMinutes() === 0 && parsed.getSeconds() === 0;
+    const midnight = parsed.getUTCHours() === 0 && parsed.getUTCMinutes() === 0 && parsed.getUTCSeconds() === 0;
     const day = patterns.date(parsed);
-    return midnight ? day : `${day}${patterns.beforeTime}${pad2(parsed.getHours())}:${pad2(parsed.getMinutes())}`;
+    return midnight ? day : `${day}${patterns.beforeTime}${pad2(parsed.getUTCHours())}:${pad2(parsed.getUTCMinutes())}`;
   };
   // A page repeats the same few dates (order dates, validity ends), and a record in full builds
   // its lists more than once to fit them into parts: each date is formatted once.

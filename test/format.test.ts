@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { createFormatter, isOpenEnded, parsePortalTimestamp } from '../src/format.ts';
 
@@ -134,11 +135,26 @@ describe('dates', () => {
     expect(ru.date(' 2026-03-15 08:00:00 ')).toBe('15.03.2026 08:00');
   });
 
-  test('a portal timestamp is read in local time, to the second', () => {
-    expect(parsePortalTimestamp('2026-03-15 14:30:05')).toEqual(new Date(2026, 2, 15, 14, 30, 5));
-    expect(parsePortalTimestamp('2026-03-15T14:30')).toEqual(new Date(2026, 2, 15, 14, 30, 0));
-    expect(parsePortalTimestamp('2026-03-15')).toEqual(new Date(2026, 2, 15));
+  test('a portal timestamp is kept as written, to the second, in the UTC fields', () => {
+    // The reading as written, in the UTC fields: no zone applies to it.
+    expect(parsePortalTimestamp('2026-03-15 14:30:05')).toEqual(new Date('2026-03-15T14:30:05Z'));
+    expect(parsePortalTimestamp('2026-03-15T14:30')).toEqual(new Date('2026-03-15T14:30:00Z'));
+    expect(parsePortalTimestamp('2026-03-15')).toEqual(new Date('2026-03-15T00:00:00Z'));
+    expect(parsePortalTimestamp('0099-03-15')).toEqual(new Date('0099-03-15T00:00:00Z'));
     expect(parsePortalTimestamp('15.03.2026')).toBeNull();
+  });
+
+  test('the server’s own zone never shifts a portal date, not even in its daylight-saving gap', () => {
+    // A process of its own: a test worker cannot change its zone. 02:00–03:00 on 2026-03-08 does not exist in New York.
+    const script = `import { createFormatter } from ${JSON.stringify(new URL('../src/format.ts', import.meta.url).href)};
+      const [ru, en] = [createFormatter('ru'), createFormatter('en')];
+      console.log(JSON.stringify([ru.date('2026-03-08 02:30:00'), en.date('2026-11-01 01:30'), new Date(2026, 2, 8, 2, 30).getHours()]));`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '--disable-warning=ExperimentalWarning', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', TZ: 'America/New_York' },
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual(['08.03.2026 02:30', '1 Nov 2026, 01:30', 3]);
   });
 
   test('null reads as an em dash', () => {

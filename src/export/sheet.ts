@@ -31,10 +31,7 @@ export const lazyRows = (rows: () => Iterable<readonly CellValue[]>): Iterable<r
 export const excelDate = (timestamp: string | null): Date | string | null => {
   if (timestamp === null || timestamp.trim() === '') return null;
   const parsed = parsePortalTimestamp(timestamp);
-  if (parsed === null) return timestamp.trim(); // shown as sent, as the cards do
-  const utc = new Date(Date.UTC(2000, parsed.getMonth(), parsed.getDate(), parsed.getHours(), parsed.getMinutes(), parsed.getSeconds()));
-  utc.setUTCFullYear(parsed.getFullYear());
-  return utc;
+  return parsed ?? timestamp.trim(); // unreadable: shown as sent, as the cards do
 };
 
 /** Text for a text column: trimmed, and empty text is an empty cell. */
