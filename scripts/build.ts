@@ -53,6 +53,15 @@ const nodeTypeStripping = {
   transform: (code: string, id: string) => (id.endsWith('.ts') ? { code: stripTypeScriptTypes(code, { mode: 'strip' }), moduleType: 'js' as const, map: null } : null),
 };
 
+/** undici's HTTP/2 client, which requires node:http2 as it loads; it gets src/http/lazy-http2.ts. */
+const isUndiciHttp2 = (id: string, importer: string | undefined): boolean =>
+  id === 'node:http2' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/undici/lib/dispatcher/client-h2.js');
+
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  resolveId: (id: string, importer: string | undefined) => (isUndiciHttp2(id, importer) ? join(SOURCE, 'http', 'lazy-http2.ts') : null),
+};
+
 const bundle = async (dir: string): Promise<void> => {
   const { rolldown } = await import('rolldown');
   const bundler = await rolldown({
@@ -60,9 +69,9 @@ const bundle = async (dir: string): Promise<void> => {
     platform: 'node',
     // pg's optional native binding is never installed; node-fetch's URL code takes the punycode
     // package rather than Node's deprecated built-in (which warns when a non-dependency loads it).
-    external: [/^node:/, 'pg-native'],
+    external: (id, importer) => id === 'pg-native' || (id.startsWith('node:') && !isUndiciHttp2(id, importer)),
     resolve: { alias: { punycode: 'punycode/' } },
-    plugins: [nodeTypeStripping],
+    plugins: [lazyHttp2, nodeTypeStripping],
     logLevel: 'warn',
   });
   try {

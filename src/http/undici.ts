@@ -2,13 +2,10 @@ import type { Agent as UndiciAgent, Dispatcher as UndiciDispatcher, FormData as 
 import UndiciAgentClass from 'undici/lib/dispatcher/agent.js';
 import UndiciPoolClass from 'undici/lib/dispatcher/pool.js';
 import dispatchRequest from 'undici/lib/api/api-request.js';
-import { FormData as UndiciFormDataClass } from 'undici/lib/web/fetch/formdata.js';
 
 // undici's HTTP/1.1 client and its request API, without the rest of its index: the index loads
-// fetch, WebSocket, EventSource, the mock agents, the cache stores, proxies and interceptors, about
-// 400 KB of the start-up bundle's source (main.js 1,270 → 860 KB, of which undici's client, with
-// the FormData its request code loads, is still 565), which V8 holds and partly compiles at start
-// whether used or not (README, "Performance").
+// fetch, WebSocket, EventSource, the mock agents, the cache stores, proxies and interceptors, which
+// V8 holds and partly compiles at start whether used or not (README, "Performance").
 // These are undici's own files (its package has no export map to forbid them); package.json pins
 // the version, and test/http/undici.test.ts checks they are still the classes its index exports.
 // The only module of src/ that imports undici's values (eslint.config.js).
@@ -28,6 +25,10 @@ export const Pool: new (...options: ConstructorParameters<typeof UndiciPool>) =>
 export const request = (dispatcher: Dispatcher, options: RequestOptions): Promise<ResponseData> =>
   dispatchRequest.call(dispatcher as UndiciDispatcher, options);
 
-/** undici's FormData: its multipart encoder checks for its own class (its request code loads it anyway). */
-export const FormData: typeof UndiciFormData = UndiciFormDataClass;
+/**
+ * undici's FormData (its multipart encoder checks for its own class), loaded with the first
+ * upload: it brings undici's fetch helpers and Node's web streams and worker_threads, which
+ * nothing else needs. undici's request code loads it only for a FormData body.
+ */
+export const loadFormData = async (): Promise<typeof UndiciFormData> => (await import('undici/lib/web/fetch/formdata.js')).FormData;
 export type FormData = UndiciFormData;

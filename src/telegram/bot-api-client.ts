@@ -1,6 +1,6 @@
 import { openAsBlob } from 'node:fs';
 import { STATUS_CODES } from '../http/node-http.ts';
-import { FormData, Pool, request } from '../http/undici.ts';
+import { type FormData, loadFormData, Pool, request } from '../http/undici.ts';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
@@ -48,7 +48,7 @@ const uploadsFile = (payload: object): boolean => {
 /** The payload as a multipart form, each file a lazy, disk-backed Blob. */
 const uploadForm = async (payload: object): Promise<FormData> => {
   const fields = Object.entries(payload).filter(([, value]) => value != null);
-  const form = new FormData();
+  const form = new (await loadFormData())();
   for (const [key, value] of fields) {
     if (isFileByPath(value)) form.append(key, await openAsBlob(value.source), value.filename ?? basename(value.source));
     else form.append(key, typeof value === 'object' ? toJsonBody(value) : String(value));
@@ -59,7 +59,7 @@ const uploadForm = async (payload: object): Promise<FormData> => {
 export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token: string }) => {
   // Resolved as Telegraf resolves it, so a root with a path ("https://host/tg/") keeps its path.
   const base = new URL(`./bot${token}/`, apiRoot);
-  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
+  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000});
 
   const exchange = async (method: string, payload: object, signal: AbortSignal | undefined) => {
     // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.

@@ -11,17 +11,20 @@ import { ROOT } from '../support/start-command.ts';
 
 const BUNDLED_UNDICI = 'internal/deps/undici/undici';
 
-const loadsBundledUndici = (modules: string[]): boolean => {
-  const script = `process.on('exit', () => process.stdout.write('\\nloaded: ' + String(process.moduleLoadList.some((name) => name.includes(${JSON.stringify(BUNDLED_UNDICI)})))));
+/** Node's own modules a fresh process has loaded after importing `modules` (the bot's ends with its input). */
+const loadedBy = (modules: string[]): string[] => {
+  const script = `process.on('exit', () => process.stdout.write('\\nloaded: ' + JSON.stringify(process.moduleLoadList)));
 for (const m of JSON.parse(process.argv[1])) await import(m);`;
   const env = { PATH: process.env.PATH ?? '', DATA_DIR: mkdtempSync(join(tmpdir(), 'node-http-')) };
   const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(modules)], { cwd: ROOT, env, input: '', encoding: 'utf8', timeout: 60_000 });
   rmSync(env.DATA_DIR, { recursive: true, force: true });
   expect(run.stderr).toBe('');
-  const loaded = /\nloaded: (true|false)$/.exec(run.stdout)?.[1];
+  const loaded = /\nloaded: (\[.*\])$/.exec(run.stdout)?.[1];
   expect(loaded, 'the process ended without saying').toBeDefined();
-  return loaded === 'true';
+  return JSON.parse(loaded!) as string[];
 };
+
+const loadsBundledUndici = (modules: string[]): boolean => loadedBy(modules).some((name) => name.includes(BUNDLED_UNDICI));
 
 it("loads none of Node's bundled undici from any module of the built bot", () => {
   const dist = join(ROOT, 'dist');
@@ -34,4 +37,10 @@ it("loads none of Node's bundled undici from any module of the built bot", () =>
 
 it('would see it loaded: node:http imported as an ES module', () => {
   expect(loadsBundledUndici(['node:http'])).toBe(true);
+});
+
+it('starts without node:http2 or web streams: undici loads them for an HTTP/2 session or an upload', () => {
+  const loaded = loadedBy([join(ROOT, 'dist', 'main.js')]);
+  expect(loaded).toContain('NativeModule http');
+  expect(loaded.filter((name) => /^NativeModule (http2|internal\/http2\/|stream\/web|internal\/webstreams\/)/.test(name))).toEqual([]);
 });

@@ -41,6 +41,11 @@ describe('the build npm start runs first', () => {
     // index.js loads fetch, WebSocket, EventSource, the mocks, the cache stores, the proxies and the interceptors.
     const unwanted = /^(index\.js|lib\/global\.js|lib\/(mock|cache|interceptor)\/|lib\/web\/(websocket|eventsource|cache)\/|lib\/web\/fetch\/index\.js|lib\/dispatcher\/(proxy-agent|retry-agent|env-http-proxy-agent|socks5-proxy-agent)\.js)/;
     expect(undici.filter((source) => unwanted.test(source))).toEqual([]);
+    // undici's HTTP/2 client takes src/http/lazy-http2.ts: node:http2 waits for the first HTTP/2 session.
+    expect(undici).toContain('lib/dispatcher/client-h2.js');
+    const code = [...loaded].map((chunk) => readFileSync(join(DIST, chunk), 'utf8')).join('\n');
+    expect(code).not.toMatch(/require\(["'`]node:http2["'`]\)|from\s*["']node:http2["']/);
+    expect(code).toContain('getBuiltinModule(`node:http2`)');
   });
 
   it('maps a stack trace back to the .ts line with --enable-source-maps', () => {
