@@ -59,7 +59,7 @@ const uploadForm = async (payload: object): Promise<FormData> => {
 export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token: string }) => {
   // Resolved as Telegraf resolves it, so a root with a path ("https://host/tg/") keeps its path.
   const base = new URL(`./bot${token}/`, apiRoot);
-  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000});
+  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
 
   const exchange = async (method: string, payload: object, signal: AbortSignal | undefined) => {
     // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.
