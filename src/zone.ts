@@ -132,8 +132,9 @@ export const parseTzif = (data: Buffer): OffsetAt | null => {
   let timeSize = 4;
   if (version >= 0x32) {
     // Version 2 and later: a second header and block with 64-bit times, then the footer.
-    const second = counts(44 + blockLength(first, 4));
-    if (!second || second.leap > 0 || second.type === 0) return null;
+    const secondAt = 44 + blockLength(first, 4);
+    const second = counts(secondAt);
+    if (!second || data.toString('latin1', secondAt, secondAt + 4) !== 'TZif' || second.leap > 0 || second.type === 0) return null;
     at = 44 + blockLength(first, 4) + 44;
     header = second;
     timeSize = 8;

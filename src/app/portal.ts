@@ -20,13 +20,6 @@ const recordEvent = (metrics: BotMetrics) => (event: PortalEvent) => {
 };
 
 /**
- * Connections to the portal at most; lookups beyond wait in line for one (within PORTAL_TIMEOUT_MS).
- * The bot runs up to CONCURRENCY updates at once, and a customer portal is not to be asked on 50
- * connections at a time; each also holds a socket, a parser and buffers in the bot.
- */
-export const PORTAL_CONNECTIONS = 16;
-
-/**
  * The portal the bot asks: the configured one, or the embedded demo portal on loopback, behind
  * cache and coalescing, a circuit breaker, one retry, and token rotation from PORTAL_TOKEN_FILE.
  */
@@ -35,7 +28,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
   // The demo portal and its sample data are loaded only when no PORTAL_URL is set.
   const demo = config.kind === 'demo' ? await (await import('../demo/portal-server.ts')).startDemoPortal({ token: demoToken }) : undefined;
   // One set of connections for every client (a rotated token makes a new one), closed with the portal.
-  const agent = new Agent({ connections: PORTAL_CONNECTIONS });
+  const agent = new Agent();
   const tokens =
     config.kind === 'remote' ? createTokenSource({ token: config.token, tokenFile: config.tokenFile }) : createTokenSource({ token: demoToken });
   const base = createPortalClientWithTokens({

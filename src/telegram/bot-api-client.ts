@@ -56,17 +56,10 @@ const uploadForm = async (payload: object): Promise<FormData> => {
   return form;
 };
 
-/**
- * Connections to the Bot API at most; calls beyond wait in line for one. Telegram takes about 30
- * messages a second from a bot: 16 carry that many times over, where one per call in flight (a
- * hundred under load) held a socket, a parser and their buffers each (BENCHMARKS.md, issue 14).
- */
-export const TELEGRAM_CONNECTIONS = 16;
-
 export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token: string }) => {
   // Resolved as Telegraf resolves it, so a root with a path ("https://host/tg/") keeps its path.
   const base = new URL(`./bot${token}/`, apiRoot);
-  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000, connections: TELEGRAM_CONNECTIONS });
+  const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
 
   const exchange = async (method: string, payload: object, signal: AbortSignal | undefined) => {
     // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.

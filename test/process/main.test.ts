@@ -100,7 +100,7 @@ for (const name of Object.getOwnPropertyNames(Intl)) {
     get: (target, key) => (key === 'supportedLocalesOf' && note(name + '.supportedLocalesOf'), Reflect.get(target, key)),
   });
 }
-for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'], [Number.prototype, 'toLocaleString'], [String.prototype, 'localeCompare']]) {
+for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'], [Number.prototype, 'toLocaleString'], [BigInt.prototype, 'toLocaleString'], [Array.prototype, 'toLocaleString'], [String.prototype, 'localeCompare'], [String.prototype, 'toLocaleUpperCase'], [String.prototype, 'toLocaleLowerCase']]) {
   const original = owner[method];
   owner[method] = function (...args) { note(method); return original.apply(this, args); };
 }

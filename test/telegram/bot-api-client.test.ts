@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { TelegramError } from 'telegraf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBotApiClient, TELEGRAM_CONNECTIONS, toJsonBody } from '../../src/telegram/bot-api-client.ts';
+import { createBotApiClient, toJsonBody } from '../../src/telegram/bot-api-client.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';
 
 const TOKEN = '123456:secret-token';
@@ -133,34 +133,6 @@ describe('the Bot API client', () => {
     const error = (await pending) as Error;
     expect(error.name).toBe('AbortError');
     await client.close();
-  });
-});
-
-describe('the Bot API client’s connections', () => {
-  it(`opens at most ${TELEGRAM_CONNECTIONS}: 60 calls at once wait in line for them and all succeed`, async () => {
-    const sockets = new Set<unknown>();
-    const count = (socket: unknown) => sockets.add(socket);
-    server.on('connection', count);
-    let answering = 0;
-    let mostAtOnce = 0;
-    answer = (_req, res) => {
-      answering += 1;
-      mostAtOnce = Math.max(mostAtOnce, answering);
-      setTimeout(() => {
-        answering -= 1;
-        json(200, { ok: true, result: true })(_req, res);
-      }, 20);
-    };
-    const client = createBotApiClient({ apiRoot: root, token: TOKEN });
-    try {
-      const results = await Promise.all(Array.from({ length: 60 }, (_, k) => call(client, 'sendChatAction', { chat_id: k, action: 'typing' })));
-      expect(results).toEqual(Array.from({ length: 60 }, () => true));
-      expect(sockets.size).toBe(TELEGRAM_CONNECTIONS);
-      expect(mostAtOnce).toBe(TELEGRAM_CONNECTIONS);
-    } finally {
-      server.off('connection', count);
-      await client.close();
-    }
   });
 });
 
