@@ -25,8 +25,10 @@ export type Formatter = {
   /** A portal timestamp as a date, with the time only when it is not midnight. */
   date: (timestamp: string | null) => string;
   isOpenEnded: (timestamp: string | null) => boolean;
-  /** The IANA time zone that `time` and `dateTime` read a moment in. */
+  /** The IANA time zone that `day`, `time` and `dateTime` read a moment in. */
   readonly timeZone: string;
+  /** A moment's calendar day in the formatter's time zone, as the portal writes days: "2026-11-21". */
+  day: (moment: Date) => string;
   /** A moment's time of day in the formatter's time zone: "14:05". */
   time: (moment: Date) => string;
   /** "14:05" when the moment falls on the same day as `now` in the time zone, else with the date: "21.11.2026 14:05". */
@@ -167,6 +169,7 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
     date,
     isOpenEnded,
     timeZone,
+    day: (moment) => zoned(moment).day,
     time: (moment) => zoned(moment).time,
     dateTime: (moment, now) => {
       const { day, time } = zoned(moment);

@@ -189,6 +189,11 @@ describe('moments in the time zone of the people using the bot', () => {
     expect(en.time(new Date('2026-11-23T20:59:00Z'))).toBe('23:59');
   });
 
+  test('day: the calendar day in the zone, as the portal writes days', () => {
+    expect(ru.day(new Date('2026-11-23T20:59:00Z'))).toBe('2026-11-23'); // 23:59 in Moscow
+    expect(ru.day(new Date('2026-11-23T21:00:00Z'))).toBe('2026-11-24');
+  });
+
   test('dateTime: the time alone on the same day in the zone, with the date on another', () => {
     expect(ru.dateTime(moment, new Date('2026-11-23T20:59:00Z'))).toBe('14:05');
     expect(ru.dateTime(moment, new Date('2026-11-23T21:00:00Z'))).toBe('23.11.2026 14:05');

@@ -11,7 +11,6 @@ import type { PortalClient } from '../../portal/client.ts';
 import type { Query } from '../../portal/query.ts';
 import { MAX_DOCUMENT_BYTES, sendDocument } from '../../telegram/send-document.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
-import { isoDay, zoneOf } from '../../zone.ts';
 import type { View } from '../views/common/view.ts';
 import {
   renderExportCaption,
@@ -68,9 +67,6 @@ export const EXPORT_DIR_PREFIX = 'bot-export-';
 /** ExcelJS takes some 40 MB and a third of a second to load: only a bot that exports pays for it, at its first export. */
 const loadWriter = () => import('../../export/write-workbook.ts');
 
-/** The bot's calendar day of a moment, yyyy-MM-dd, for the file name. */
-const dayIn = (moment: Date, timeZone: string): string => isoDay(zoneOf(timeZone).wallClock(moment.getTime()));
-
 /**
  * One export from its first message to its file: a progress message in the chat (its place in
  * line while it waits), every record fetched page by page with the count shown every two seconds,
@@ -126,7 +122,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     }
     await shown.show(renderExportWriting(t));
     dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), EXPORT_DIR_PREFIX));
-    const filename = exportFileName(query, dayIn(fetchedAt, fmt.timeZone));
+    const filename = exportFileName(query, fmt.day(fetchedAt));
     const path = join(dir, filename);
     const capped = all.items.length < all.total;
     const { writeWorkbook } = await loadWriter();

@@ -1,7 +1,6 @@
 import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import { isoDay, zoneOf } from '../../zone.ts';
 import type { Watch } from '../../store/watch-store.ts';
 import { packCallback } from '../callback-data/codec.ts';
 import { pageNavigation } from '../paging.ts';
@@ -16,8 +15,6 @@ const STOP_BUTTONS_PER_ROW = 5;
 export const watchListOffset = (offset: number, total: number): number =>
   Math.min(Math.floor(offset / WATCH_LIST_PAGE) * WATCH_LIST_PAGE, Math.max(0, Math.ceil(total / WATCH_LIST_PAGE) - 1) * WATCH_LIST_PAGE);
 
-/** A moment's calendar day in the formatter's time zone, as the portal writes dates ("2026-11-23"). */
-const dayOf = (moment: Date, timeZone: string): string => isoDay(zoneOf(timeZone).wallClock(moment.getTime()));
 
 /**
  * The chat's watches, numbered: what, since when, the last change seen; a 🔕 per watch and ◀ ▶
@@ -31,7 +28,7 @@ export const renderWatchList = (watches: readonly Watch[], offset: number, t: Tr
     t('watch.listItem', {
       n: from + index + 1,
       what: describeTarget(watch.target, t, fmt),
-      since: fmt.date(dayOf(new Date(watch.createdAt), fmt.timeZone)),
+      since: fmt.date(fmt.day(new Date(watch.createdAt))),
       last: watch.lastChangeAt === undefined ? t('watch.noChanges') : t('watch.lastChange', { when: fmt.dateTime(new Date(watch.lastChangeAt), now) }),
     }),
   );
