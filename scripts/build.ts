@@ -62,6 +62,13 @@ const lazyHttp2 = {
   resolveId: (id: string, importer: string | undefined) => (isUndiciHttp2(id, importer) ? join(SOURCE, 'http', 'lazy-http2.ts') : null),
 };
 
+/** Telegraf's HTTP client, whose node-fetch the bot never calls; it gets src/http/lazy-node-fetch.ts. */
+const lazyNodeFetch = {
+  name: 'lazy-node-fetch',
+  resolveId: (id: string, importer: string | undefined) =>
+    id === 'node-fetch' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/telegraf/lib/core/network/client.js') ? join(SOURCE, 'http', 'lazy-node-fetch.ts') : null,
+};
+
 const bundle = async (dir: string): Promise<void> => {
   const { rolldown } = await import('rolldown');
   const bundler = await rolldown({
@@ -71,7 +78,7 @@ const bundle = async (dir: string): Promise<void> => {
     // package rather than Node's deprecated built-in (which warns when a non-dependency loads it).
     external: (id, importer) => id === 'pg-native' || (id.startsWith('node:') && !isUndiciHttp2(id, importer)),
     resolve: { alias: { punycode: 'punycode/' } },
-    plugins: [lazyHttp2, nodeTypeStripping],
+    plugins: [lazyHttp2, lazyNodeFetch, nodeTypeStripping],
     logLevel: 'warn',
   });
   try {

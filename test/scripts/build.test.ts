@@ -10,6 +10,25 @@ const files = (dir: string, ending: string): string[] =>
     entry.isDirectory() ? files(join(dir, entry.name), ending) : entry.name.endsWith(ending) ? [join(dir, entry.name)] : [],
   );
 
+/** main.js and the chunks it imports statically, not those loaded on demand (import()). */
+const startChunks = (): Set<string> => {
+  const loaded = new Set<string>();
+  const visit = (chunk: string) => {
+    if (loaded.has(chunk)) return;
+    loaded.add(chunk);
+    for (const [, imported] of readFileSync(join(DIST, chunk), 'utf8').matchAll(/(?:^|[;}])import(?:[^"'()]*?from)?\s*["']\.\/([^"']+)["']/g)) visit(imported!);
+  };
+  visit('main.js');
+  expect(loaded.size).toBeGreaterThan(1);
+  return loaded;
+};
+
+/** The source files bundled into those chunks (rolldown's own runtime chunk has no map: none of it comes from a package). */
+const startSources = (chunks: Set<string>): string[] =>
+  [...chunks]
+    .filter((chunk) => existsSync(join(DIST, `${chunk}.map`)))
+    .flatMap((chunk) => (JSON.parse(readFileSync(join(DIST, `${chunk}.map`), 'utf8')) as { sources: string[] }).sources);
+
 describe('the build npm start runs first', () => {
   it('bundled the bot into dist/ (vitest global set-up ran it): ASCII only, positions mapped back to src/', () => {
     const chunks = files(DIST, '.js');
@@ -23,18 +42,8 @@ describe('the build npm start runs first', () => {
   });
 
   it("leaves undici's index out of what every start loads: its client and request API only (src/http/undici.ts)", () => {
-    // main.js and the chunks it imports statically, not those loaded on demand (import()).
-    const loaded = new Set<string>();
-    const visit = (chunk: string) => {
-      if (loaded.has(chunk)) return;
-      loaded.add(chunk);
-      for (const [, imported] of readFileSync(join(DIST, chunk), 'utf8').matchAll(/(?:^|[;}])import(?:[^"'()]*?from)?\s*["']\.\/([^"']+)["']/g)) visit(imported!);
-    };
-    visit('main.js');
-    expect(loaded.size).toBeGreaterThan(1);
-    // rolldown's own runtime chunk has no map: none of it comes from a package.
-    const mapped = [...loaded].filter((chunk) => existsSync(join(DIST, `${chunk}.map`)));
-    const undici = mapped.flatMap((chunk) => (JSON.parse(readFileSync(join(DIST, `${chunk}.map`), 'utf8')) as { sources: string[] }).sources)
+    const loaded = startChunks();
+    const undici = startSources(loaded)
       .filter((source) => source.includes('node_modules/undici/'))
       .map((source) => source.replace(/^.*node_modules\/undici\//, ''));
     expect(undici).toEqual(expect.arrayContaining(['lib/dispatcher/pool.js', 'lib/dispatcher/agent.js', 'lib/api/api-request.js']));
@@ -46,6 +55,19 @@ describe('the build npm start runs first', () => {
     const code = [...loaded].map((chunk) => readFileSync(join(DIST, chunk), 'utf8')).join('\n');
     expect(code).not.toMatch(/require\(["'`]node:http2["'`]\)|from\s*["']node:http2["']/);
     expect(code).toContain('getBuiltinModule(`node:http2`)');
+  });
+
+  it("leaves node-fetch out of what every start loads: Telegraf's client takes src/http/lazy-node-fetch.ts", () => {
+    const loaded = startChunks();
+    const sources = startSources(loaded);
+    expect(sources).toContain('../node_modules/telegraf/lib/core/network/client.js');
+    expect(sources).toContain('../src/http/lazy-node-fetch.ts');
+    // node-fetch with whatwg-url, tr46 (its 260 KB mapping table) and punycode: about 5 MB resident.
+    expect(sources.filter((source) => /node_modules\/(node-fetch|whatwg-url|tr46|punycode|webidl-conversions)\//.test(source))).toEqual([]);
+    expect([...loaded].map((chunk) => readFileSync(join(DIST, chunk), 'latin1')).join('\n')).not.toContain('disallowed_STD3_valid');
+    // ...and they are in the bundle, for the first call.
+    const all = files(DIST, '.js.map').flatMap((map) => (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources);
+    expect(all).toEqual(expect.arrayContaining(['../node_modules/node-fetch/lib/index.js', '../node_modules/tr46/index.js']));
   });
 
   it('maps a stack trace back to the .ts line with --enable-source-maps', () => {
