@@ -118,10 +118,27 @@ for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototy
       expect((await f.api.nextBotMessage(user.id)).text).toMatch(/^Спецификации 1–5 из \d+\n/);
       await f.api.waitForIdle();
       expect(bot.stderr()).not.toContain('"level":50');
+      expect(bot.lines.filter((line) => typeof line.msg === 'string' && line.msg.includes('TIME_ZONE'))).toEqual([]);
       expect(existsSync(record) ? readFileSync(record, 'utf8') : '').toBe('');
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
+  });
+
+  it("says once at start when TIME_ZONE is read through Intl (a name the tz database's files lack), and answers in that zone", async () => {
+    const bot = await startBot({ TIME_ZONE: 'asia/yekaterinburg' });
+    await f.api.waitForPolling();
+    const warnings = bot.lines.filter((line) => typeof line.msg === 'string' && line.msg.includes('TIME_ZONE'));
+    expect(warnings).toEqual([expect.objectContaining({ level: 40, timeZone: 'asia/yekaterinburg', zoneinfo: '/usr/share/zoneinfo' })]);
+    expect(warnings[0]!.msg).toContain('Intl');
+    const user = f.api.createUser({ language_code: 'en' });
+    f.api.sendText({ from: user, text: '/order 0007300100' });
+    const [, hh, mm] = /updated (\d{2}):(\d{2})/.exec((await f.api.nextBotMessage(user.id)).text)!;
+    // Yekaterinburg is UTC+5 all year.
+    const now = new Date(Date.now() + 5 * 3_600_000);
+    const minutes = Number(hh) * 60 + Number(mm);
+    const expected = now.getUTCHours() * 60 + now.getUTCMinutes();
+    expect(Math.min(Math.abs(minutes - expected), 1440 - Math.abs(minutes - expected))).toBeLessThanOrEqual(1);
   });
 
   it('on SIGTERM answers the lookup in flight, then exits 0 within the grace', async () => {
