@@ -249,7 +249,7 @@ const sourceState = (): string => {
   const git = (...command: string[]) => spawnSync('git', ['-C', root, ...command], { encoding: 'utf8' }).stdout.trim();
   const head = git('log', '--oneline', '-1').slice(0, 60);
   const dirty = git('status', '--porcelain', '--', 'src', 'bench', 'package.json').split('\n').filter(Boolean).length;
-  return `\`${head || 'unknown'}…\`${dirty > 0 ? `, with uncommitted changes (${dirty} files under src/, bench/, package.json)` : ''}.${args.changes ? ` Since the last recorded run: ${args.changes}` : ''}`;
+  return `\`${head || 'unknown'}…\`${dirty > 0 ? `, with uncommitted changes (${dirty} ${dirty === 1 ? 'file' : 'files'} under src/, bench/, package.json)` : ''}.${args.changes ? ` Since the last recorded run: ${args.changes}` : ''}`;
 };
 
 /** Issue 14: the bot against the framework-free floor and the bare Telegraf bot; 100 vs 20,000 distinct users. */

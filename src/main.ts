@@ -68,7 +68,7 @@ const logger = createLogger({
 // A name the tz database's files lack (another spelling, no tzdata installed) still works, through
 // Intl, whose first date format maps ICU's locale data: said once, so that the memory is explained.
 if (zoneOf(config.timeZone).source === 'intl') {
-  logger.warn({ timeZone: config.timeZone, zoneinfo: ZONEINFO_DIR }, "TIME_ZONE is not a file of the system's tz database: read through Intl, about 7 MB more memory; give the database's own name (e.g. Europe/Moscow) or install tzdata");
+  logger.warn({ timeZone: config.timeZone, zoneinfo: ZONEINFO_DIR }, "TIME_ZONE names no zone readable from the system's tz database: read through Intl, about 7 MB more memory; give the database's own name (e.g. Europe/Moscow) or install tzdata");
 }
 const metrics = createBotMetrics();
 let portal: Awaited<ReturnType<typeof openPortal>>;
