@@ -53,21 +53,20 @@ const nodeTypeStripping = {
   transform: (code: string, id: string) => (id.endsWith('.ts') ? { code: stripTypeScriptTypes(code, { mode: 'strip' }), moduleType: 'js' as const, map: null } : null),
 };
 
-/** undici's HTTP/2 client, which requires node:http2 as it loads; it gets src/http/lazy-http2.ts. */
-const isUndiciHttp2 = (id: string, importer: string | undefined): boolean =>
-  id === 'node:http2' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/undici/lib/dispatcher/client-h2.js');
-
-const lazyHttp2 = {
-  name: 'lazy-http2',
-  resolveId: (id: string, importer: string | undefined) => (isUndiciHttp2(id, importer) ? join(SOURCE, 'http', 'lazy-http2.ts') : null),
+/**
+ * A module of ours in place of what one dependency file imports as it loads (`id` imported by the
+ * file whose path ends with `importer`), for what the bot needs only later or never.
+ */
+const standIn = (name: string, id: string, importer: string, module: string) => {
+  const applies = (wanted: string, by: string | undefined): boolean => wanted === id && by !== undefined && by.replaceAll('\\', '/').endsWith(importer);
+  return { applies, plugin: { name, resolveId: (wanted: string, by: string | undefined) => (applies(wanted, by) ? module : null) } };
 };
 
-/** Telegraf's HTTP client, whose node-fetch the bot never calls; it gets src/http/lazy-node-fetch.ts. */
-const lazyNodeFetch = {
-  name: 'lazy-node-fetch',
-  resolveId: (id: string, importer: string | undefined) =>
-    id === 'node-fetch' && importer !== undefined && importer.replaceAll('\\', '/').endsWith('/telegraf/lib/core/network/client.js') ? join(SOURCE, 'http', 'lazy-node-fetch.ts') : null,
-};
+/** undici's HTTP/2 client requires node:http2 as it loads: loaded by the first HTTP/2 session instead. */
+const lazyHttp2 = standIn('lazy-http2', 'node:http2', '/undici/lib/dispatcher/client-h2.js', join(SOURCE, 'http', 'lazy-http2.ts'));
+
+/** Telegraf's HTTP client requires node-fetch as it loads: the bot never calls that client. */
+const lazyNodeFetch = standIn('lazy-node-fetch', 'node-fetch', '/telegraf/lib/core/network/client.js', join(SOURCE, 'http', 'lazy-node-fetch.ts'));
 
 const bundle = async (dir: string): Promise<void> => {
   const { rolldown } = await import('rolldown');
@@ -76,9 +75,9 @@ const bundle = async (dir: string): Promise<void> => {
     platform: 'node',
     // pg's optional native binding is never installed; node-fetch's URL code takes the punycode
     // package rather than Node's deprecated built-in (which warns when a non-dependency loads it).
-    external: (id, importer) => id === 'pg-native' || (id.startsWith('node:') && !isUndiciHttp2(id, importer)),
+    external: (id, importer) => id === 'pg-native' || (id.startsWith('node:') && !lazyHttp2.applies(id, importer)),
     resolve: { alias: { punycode: 'punycode/' } },
-    plugins: [lazyHttp2, lazyNodeFetch, nodeTypeStripping],
+    plugins: [lazyHttp2.plugin, lazyNodeFetch.plugin, nodeTypeStripping],
     logLevel: 'warn',
   });
   try {
