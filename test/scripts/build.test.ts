@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DIST } from '../../scripts/build.ts';
 import { ROOT } from '../support/start-command.ts';
@@ -68,6 +71,29 @@ describe('the build npm start runs first', () => {
     // ...and they are in the bundle, for the first call.
     const all = files(DIST, '.js.map').flatMap((map) => (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources);
     expect(all).toEqual(expect.arrayContaining(['../node_modules/node-fetch/lib/index.js', '../node_modules/tr46/index.js']));
+  });
+
+  it("calls node-fetch through the stand-in as the bundle wires it for Telegraf's client (an ES module required from CommonJS)", async () => {
+    // A copy of dist/ whose chunk with Telegraf's client also exports the stand-in, as client.js sees it.
+    const copy = mkdtempSync(join(tmpdir(), 'dist-copy-'));
+    const server = createServer((request, response) => response.end(`node-fetch ${request.url}`));
+    try {
+      for (const file of readdirSync(DIST)) copyFileSync(join(DIST, file), join(copy, file));
+      const chunk = readdirSync(copy).find((name) => readFileSync(join(copy, name), 'latin1').includes('__toCommonJS(lazy_node_fetch_exports)'))!;
+      expect(chunk).toBeDefined();
+      appendFileSync(join(copy, chunk), '\nexport { init_lazy_node_fetch as initStandIn, lazy_node_fetch_exports as standIn, __toCommonJS as toCommonJS };\n');
+      const built = (await import(pathToFileURL(join(copy, chunk)).href)) as { initStandIn: () => void; standIn: object; toCommonJS: (module: object) => { __esModule?: boolean; default: (url: string) => Promise<{ status: number; text: () => Promise<string> }> } };
+      built.initStandIn();
+      // What client.js's __importDefault(require("node-fetch")) gets: an ES module it keeps as is.
+      const required = built.toCommonJS(built.standIn);
+      expect(required.__esModule).toBe(true);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const response = await required.default(`http://127.0.0.1:${(server.address() as { port: number }).port}/getMe`);
+      expect([response.status, await response.text()]).toEqual([200, 'node-fetch /getMe']);
+    } finally {
+      server.close();
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('maps a stack trace back to the .ts line with --enable-source-maps', () => {
