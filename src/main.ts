@@ -65,6 +65,12 @@ const logger = createLogger({
   level: config.logLevel ?? (consoleMode ? 'warn' : 'info'),
   secrets: () => [...secrets, portalToken()].filter(Boolean),
 });
+// An error no handler caught (a bug) ends the process, as Node would, but as a log line like every
+// other, written out with those before it (a lagging reader gets up to LOG_FLUSH_MS) before the exit.
+process.once('uncaughtException', (error) => {
+  logger.fatal({ err: error }, 'uncaught error: the bot stops');
+  void flushStandardError(LOG_FLUSH_MS).finally(() => process.exit(1));
+});
 // A name the tz database's files lack (another spelling, no tzdata installed) still works, through
 // Intl, whose first date format maps ICU's locale data: said once, so that the memory is explained.
 if (zoneOf(config.timeZone).source === 'intl') {

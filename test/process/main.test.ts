@@ -141,6 +141,27 @@ for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototy
     expect(Math.min(Math.abs(minutes - expected), 1440 - Math.abs(minutes - expected))).toBeLessThanOrEqual(1);
   });
 
+  it('ends on an error no handler caught with a fatal log line, not a bare stack, and exit status 1', async () => {
+    // A preload that makes such an error on SIGUSR2, in a callback of its own, as a bug would.
+    const directory = mkdtempSync(join(tmpdir(), 'uncaught-'));
+    try {
+      const probe = join(directory, 'probe.mjs');
+      writeFileSync(probe, `process.on('SIGUSR2', () => setImmediate(() => { throw new Error('a bug nobody caught'); }));\n`);
+      const bot = await startBot({ NODE_OPTIONS: `--import=${probe}` });
+      await f.api.waitForPolling();
+      const user = f.api.createUser({ language_code: 'en' });
+      f.api.sendText({ from: user, text: '/order 0007300100' });
+      expect((await f.api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
+      bot.child.kill('SIGUSR2');
+      expect((await bot.exited).code).toBe(1);
+      const fatal = bot.lines.filter((line) => line.level === 60);
+      expect(fatal).toEqual([expect.objectContaining({ msg: 'uncaught error: the bot stops', err: expect.objectContaining({ message: 'a bug nobody caught' }) })]);
+      expect(bot.garbage).toEqual([]);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it('on SIGTERM answers the lookup in flight, then exits 0 within the grace', async () => {
     const bot = await startBot();
     await f.api.waitForPolling();
