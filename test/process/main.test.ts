@@ -23,6 +23,19 @@ const get = async (bot: Bot, path: string) => {
   return { status: response.status, type: response.headers.get('content-type') ?? '', body: await response.text() };
 };
 
+/** A temporary directory for a test's own files (a preload, what it records), removed afterwards. */
+const withDirectory = async (prefix: string, run: (directory: string) => Promise<void>): Promise<void> => {
+  const directory = mkdtempSync(join(tmpdir(), prefix));
+  try {
+    await run(directory);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+};
+
+/** The bot's log lines about TIME_ZONE. */
+const zoneWarnings = (bot: Bot) => bot.lines.filter((line) => typeof line.msg === 'string' && line.msg.includes('TIME_ZONE'));
+
 /** Every secret and every log line: none may show any of them. */
 const expectNoSecrets = (bot: Bot, secrets: string[]) => {
   expect(bot.garbage).toEqual([]);
@@ -83,8 +96,7 @@ describe('main.ts in polling mode', () => {
 
   it('formats numbers, dates and times without Intl (its first use maps about 7 MB of ICU data)', async () => {
     // A preload records every Intl service the bot makes and every locale-aware method it calls.
-    const directory = mkdtempSync(join(tmpdir(), 'intl-probe-'));
-    try {
+    await withDirectory('intl-probe-', async (directory) => {
       const record = join(directory, 'used.txt');
       const probe = join(directory, 'probe.mjs');
       writeFileSync(
@@ -118,17 +130,15 @@ for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototy
       expect((await f.api.nextBotMessage(user.id)).text).toMatch(/^Спецификации 1–5 из \d+\n/);
       await f.api.waitForIdle();
       expect(bot.stderr()).not.toContain('"level":50');
-      expect(bot.lines.filter((line) => typeof line.msg === 'string' && line.msg.includes('TIME_ZONE'))).toEqual([]);
+      expect(zoneWarnings(bot)).toEqual([]);
       expect(existsSync(record) ? readFileSync(record, 'utf8') : '').toBe('');
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    });
   });
 
   it("says once at start when TIME_ZONE is read through Intl (a name the tz database's files lack), and answers in that zone", async () => {
     const bot = await startBot({ TIME_ZONE: 'asia/yekaterinburg' });
     await f.api.waitForPolling();
-    const warnings = bot.lines.filter((line) => typeof line.msg === 'string' && line.msg.includes('TIME_ZONE'));
+    const warnings = zoneWarnings(bot);
     expect(warnings).toEqual([expect.objectContaining({ level: 40, timeZone: 'asia/yekaterinburg', zoneinfo: '/usr/share/zoneinfo' })]);
     expect(warnings[0]!.msg).toContain('Intl');
     const user = f.api.createUser({ language_code: 'en' });
@@ -143,8 +153,7 @@ for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototy
 
   it('ends on an error no handler caught with a fatal log line, not a bare stack, and exit status 1', async () => {
     // A preload that makes such an error on SIGUSR2, in a callback of its own, as a bug would.
-    const directory = mkdtempSync(join(tmpdir(), 'uncaught-'));
-    try {
+    await withDirectory('uncaught-', async (directory) => {
       const probe = join(directory, 'probe.mjs');
       writeFileSync(probe, `process.on('SIGUSR2', () => setImmediate(() => { throw new Error('a bug nobody caught'); }));\n`);
       const bot = await startBot({ NODE_OPTIONS: `--import=${probe}` });
@@ -157,9 +166,7 @@ for (const [owner, method] of [[Date.prototype, 'toLocaleString'], [Date.prototy
       const fatal = bot.lines.filter((line) => line.level === 60);
       expect(fatal).toEqual([expect.objectContaining({ msg: 'uncaught error: the bot stops', err: expect.objectContaining({ message: 'a bug nobody caught' }) })]);
       expect(bot.garbage).toEqual([]);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
+    });
   });
 
   it('on SIGTERM answers the lookup in flight, then exits 0 within the grace', async () => {
