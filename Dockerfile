@@ -40,5 +40,7 @@ USER node
 # from `docker stop`, whose default 10 s before SIGKILL fits SHUTDOWN_GRACE_MS (7 s) plus the
 # offset confirmation and the store's close; a longer grace needs `--stop-timeout` (see README).
 # The V8 flags size the heap for this bot (live heap about 25 MB) instead of from the host's
-# memory, which on a large host lets it grow to several hundred MB: see BENCHMARKS.md and README.
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "dist/main.js"]
+# memory, which on a large host lets it grow to several hundred MB; the two WebAssembly flags keep
+# undici's HTTP parser on V8's baseline compiler (its optimizing tier-up left megabytes of compiler
+# memory behind, for no measurable speed): see BENCHMARKS.md and README.
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up", "dist/main.js"]

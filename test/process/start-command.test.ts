@@ -1,6 +1,36 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, startArgs } from '../support/start-command.ts';
+
+/** 200 requests through the bot's undici client to a local server, so that llhttp (WebAssembly) parses 200 answers. */
+const PROBE = `
+import { createServer } from 'node:http';
+import { Agent, request } from ${JSON.stringify(join(ROOT, 'src/http/undici.ts'))};
+const server = createServer((req, res) => { req.resume(); req.on('end', () => res.end('{"ok":true}')); });
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const agent = new Agent();
+for (let i = 0; i < 200; i++) await (await request(agent, { origin: 'http://127.0.0.1:' + server.address().port, path: '/', method: 'GET' })).body.text();
+await agent.close();
+server.close();
+`;
+
+/** How many WebAssembly functions each of V8's compilers compiled while the probe ran with these flags. */
+const wasmCompiles = (flags: string[]): { liftoff: number; turbofan: number } => {
+  const dir = mkdtempSync(join(tmpdir(), 'wasm-tiers-'));
+  try {
+    writeFileSync(join(dir, 'probe.ts'), PROBE);
+    // A tiering budget of 1: the first call of a function would send it to TurboFan, as a long run does.
+    const run = spawnSync(process.execPath, [...flags, '--trace-wasm-compilation-times', '--wasm-tiering-budget=1', join(dir, 'probe.ts')], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    const count = (compiler: string) => run.stdout.split('\n').filter((line) => line.includes(`using ${compiler},`)).length;
+    return { liftoff: count('Liftoff'), turbofan: count('TurboFan') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
 
 describe('the start command', () => {
   it('is the same in the Dockerfile as in npm start', () => {
@@ -14,5 +44,14 @@ describe('the start command', () => {
     expect(startArgs().at(-1)).toBe('dist/main.js');
     expect(scripts.prestart).toBe('node --disable-warning=ExperimentalWarning scripts/build.ts');
     expect(readFileSync(`${ROOT}Dockerfile`, 'utf8')).toContain('RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.ts"]');
+  });
+
+  it("keeps undici's HTTP parser (WebAssembly) on V8's baseline compiler, whose tier-up would leave megabytes in worker threads' arenas", () => {
+    const flags = startArgs().slice(0, -1);
+    const withStartFlags = wasmCompiles(flags);
+    expect(withStartFlags.liftoff).toBeGreaterThan(0);
+    expect(withStartFlags.turbofan).toBe(0);
+    // The control: without the two tiering flags, the same run tiers the parser up.
+    expect(wasmCompiles(flags.filter((flag) => !flag.startsWith('--no-wasm-'))).turbofan).toBeGreaterThan(0);
   });
 });
