@@ -15,7 +15,22 @@ declare module 'undici/lib/dispatcher/pool.js' {
 
 declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';
-  const request: (this: Dispatcher, options: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  type Callback = (error: Error | null, data: Dispatcher.ResponseData) => void;
+  /** The handler behind `request`: it calls back once with the answer (its body a stream) or an error. */
+  export class RequestHandler implements Dispatcher.DispatchHandler {
+    constructor(options: Dispatcher.RequestOptions, callback: Callback);
+    /** Why the request was aborted before it started (its signal), if it was. */
+    reason: Error | null;
+    controller: Dispatcher.DispatchController | null;
+    /** Aborts the request; called by the signal's listener, as a method. */
+    abort: ((reason: Error) => void) | null;
+    context: unknown;
+    onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void;
+  }
+  const request: {
+    (this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+    RequestHandler: typeof RequestHandler;
+  };
   export default request;
 }
 

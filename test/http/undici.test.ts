@@ -1,14 +1,21 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as undiciIndex from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, loadFormData, Pool, request } from '../../src/http/undici.ts';
+import { ROOT, startArgs } from '../support/start-command.ts';
 
 // src/http/undici.ts loads undici's files one by one instead of its index: they must still be the
 // classes the index exports, and behave as its `dispatcher.request` does.
 
 const received: Array<{ method: string; url: string; type: string; body: string }> = [];
 const server = createServer((req: IncomingMessage, res) => {
+  // /silent answers nothing; /partial sends its headers and part of a body, and no more.
+  if (req.url === '/silent') return;
+  if (req.url === '/partial') return void res.writeHead(200, { 'content-type': 'text/plain' }).write('part of');
   let body = '';
   req.setEncoding('utf8');
   req.on('data', (chunk: string) => (body += chunk));
@@ -22,7 +29,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 describe("undici's client without its index", () => {
   it('is the Agent, Pool and FormData the index exports', async () => {
@@ -62,3 +72,89 @@ describe("undici's client without its index", () => {
     }
   });
 });
+
+describe('request: aborts and refusals, as undici\'s own', () => {
+  it("rejects with the signal's reason when aborted before the answer's headers, and at once when aborted already", async () => {
+    const agent = new Agent();
+    try {
+      const controller = new AbortController();
+      const answer = request(agent, { origin, path: '/silent', method: 'GET', signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('gave up')), 50);
+      await expect(answer).rejects.toThrow('gave up');
+      await expect(request(agent, { origin, path: '/b', method: 'GET', signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+    } finally {
+      await agent.destroy();
+    }
+  });
+
+  it('errors the body when aborted after the headers', async () => {
+    const agent = new Agent();
+    try {
+      const controller = new AbortController();
+      const answer = await request(agent, { origin, path: '/partial', method: 'GET', signal: controller.signal });
+      expect(answer.statusCode).toBe(200);
+      const text = answer.body.text();
+      controller.abort(new Error('enough'));
+      await expect(text).rejects.toThrow('enough');
+    } finally {
+      await agent.destroy();
+    }
+  });
+
+  it('rejects options undici refuses', async () => {
+    const agent = new Agent();
+    try {
+      await expect(request(agent, { origin, path: '/b', method: 'CONNECT' })).rejects.toThrow('invalid method');
+      await expect(request(agent, { origin, path: 'no-slash', method: 'GET' })).rejects.toThrow('path must be an absolute URL or start with a slash');
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+/**
+ * 6,000 requests, 3 at a time, to a server in the same process, through this module's `request`
+ * or undici's own; prints V8's GC trace (--trace-gc-nvp), one line per collection.
+ */
+const PROBE = `
+import { createServer } from 'node:http';
+import { Agent, request } from ${JSON.stringify(pathToFileURL(join(ROOT, 'src/http/undici.ts')).href)};
+import undiciRequest from 'undici/lib/api/api-request.js';
+const server = createServer((req, res) => { req.resume(); req.on('end', () => res.end(JSON.stringify({ ok: true, result: { text: 'x'.repeat(800) } }))); });
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const agent = new Agent();
+const options = { origin: 'http://127.0.0.1:' + server.address().port, path: '/', method: 'POST', body: '{"chat_id":1}' };
+const send = process.argv[1] === 'undici' ? () => undiciRequest.call(agent, options) : () => request(agent, options);
+const worker = async () => { for (let i = 0; i < 2_000; i++) JSON.parse(await (await send()).body.text()); };
+await Promise.all([worker(), worker(), worker()]);
+await agent.close();
+server.close();
+`;
+
+/** Of what the probe's young generation collections found allocated, the share they promoted to the old generation. */
+const promotedShare = (which: 'ours' | 'undici'): number => {
+  const run = spawnSync(process.execPath, [...startArgs().slice(0, -1), '--trace-gc-nvp', '--input-type=module-typescript', '-e', PROBE, which], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    encoding: 'utf8',
+    timeout: 60_000,
+    maxBuffer: 32 * 1024 * 1024,
+  });
+  expect(run.error, String(run.error)).toBeUndefined();
+  expect(run.status, run.stderr).toBe(0);
+  const fields = (line: string) => Object.fromEntries(line.split(' ').map((pair) => pair.split('=')));
+  // The first collections come while modules load: the requests' own are the rest.
+  const scavenges = run.stdout.split('\n').filter((line) => line.includes(' gc=s ')).map(fields).slice(3);
+  expect(scavenges.length).toBeGreaterThan(3);
+  const sum = (key: string) => scavenges.reduce((total, fields) => total + Number(fields[key]), 0);
+  return sum('promoted') / sum('allocated');
+};
+
+it("lets a request's objects die young, where undici's own request has the young generation promote them", () => {
+  // Measured: about 1 % through this module's request, 13 % through undici's own.
+  const ours = promotedShare('ours');
+  expect(ours).toBeLessThan(0.05);
+  // The control: undici's request, in the same probe.
+  expect(promotedShare('undici')).toBeGreaterThan(4 * ours);
+});
+
