@@ -14,16 +14,20 @@ declare module 'undici/lib/dispatcher/pool.js' {
 }
 
 declare module 'undici/lib/api/api-request.js' {
+  import type { AsyncResource } from 'node:async_hooks';
   import type { Dispatcher } from 'undici';
-  type Callback = (error: Error | null, data: Dispatcher.ResponseData) => void;
-  /** The handler behind `request`: it calls back once with the answer (its body a stream) or an error. */
-  export class RequestHandler implements Dispatcher.DispatchHandler {
+  /** Called once: with the answer (its body a stream), or with an error and the request's `opaque`. */
+  type Callback = (error: Error | null, data: Dispatcher.ResponseData | { opaque: unknown }) => void;
+  /** The handler behind `request`. */
+  export class RequestHandler extends AsyncResource implements Dispatcher.DispatchHandler {
     constructor(options: Dispatcher.RequestOptions, callback: Callback);
-    /** Why the request was aborted before it started (its signal), if it was. */
-    reason: Error | null;
+    /** Why the request was aborted before it started: its signal's reason, if it was. */
+    reason: unknown;
+    /** Set until the answer starts. */
+    callback: Callback | null;
     controller: Dispatcher.DispatchController | null;
-    /** Aborts the request; called by the signal's listener, as a method. */
-    abort: ((reason: Error) => void) | null;
+    /** Aborts the request; the signal's listener calls it with the reason. */
+    abort: ((reason: unknown) => void) | null;
     context: unknown;
     onRequestStart(controller: Dispatcher.DispatchController, context: unknown): void;
   }

@@ -1,3 +1,4 @@
+import assert from 'node:assert';
 import type { Agent as UndiciAgent, Dispatcher as UndiciDispatcher, FormData as UndiciFormData, Pool as UndiciPool } from 'undici';
 import UndiciAgentClass from 'undici/lib/dispatcher/agent.js';
 import UndiciPoolClass from 'undici/lib/dispatcher/pool.js';
@@ -27,23 +28,25 @@ export const Pool: new (...options: ConstructorParameters<typeof UndiciPool>) =>
  */
 const abortWith =
   (controller: UndiciDispatcher.DispatchController) =>
-  (reason: Error): void =>
-    controller.abort(reason);
+  (reason: unknown): void =>
+    controller.abort(reason as Error);
 
 /**
- * undici's handler behind `request`, with its `onRequestStart` doing the same with the abort
- * function made by `abortWith`. undici's own makes it as an arrow function in the method, and with
- * that every request's objects (handler, answer, body stream) outlived the young generation's
- * collections until a mark-compact: a client making 1,800 requests a second, 3 at a time, promoted
- * 1.5–1.7 MB per scavenge through undici's `request` and 35 KB through this one (README,
- * "Performance"; test/http/undici.test.ts measures it with V8's GC trace).
+ * undici's handler behind `request`, its `onRequestStart` the same but for the abort function,
+ * made by `abortWith`. undici's own makes it as an arrow function in the method, and with that
+ * much of each request's objects (handler, answer, body stream) survived the young generation's
+ * collections: a client making 1,800 requests a second, 3 at a time, promoted 1.5–1.7 MB per
+ * scavenge through undici's `request` and 35 KB through this one. Where inside V8 the arrow
+ * function keeps them alive was not established (README, "Performance"; test/http/undici.test.ts
+ * measures it with V8's GC trace, against undici's own and against this handler with the arrow).
  */
 class RequestHandler extends dispatchRequest.RequestHandler {
   override onRequestStart(controller: UndiciDispatcher.DispatchController, context: unknown): void {
     if (this.reason) {
-      controller.abort(this.reason);
+      controller.abort(this.reason as Error);
       return;
     }
+    assert(this.callback);
     this.controller = controller;
     this.abort = abortWith(controller);
     this.context = context;
@@ -54,7 +57,8 @@ class RequestHandler extends dispatchRequest.RequestHandler {
 export const request = (dispatcher: Dispatcher, options: RequestOptions): Promise<ResponseData> =>
   new Promise((resolve, reject) => {
     try {
-      dispatcher.dispatch(options, new RequestHandler(options, (error, data) => (error ? reject(error) : resolve(data))));
+      // Without an error, `data` is the answer.
+      dispatcher.dispatch(options, new RequestHandler(options, (error, data) => (error ? reject(error) : resolve(data as ResponseData))));
     } catch (error) {
       reject(error);
     }
