@@ -74,6 +74,16 @@ describe("undici's client without its index", () => {
   });
 });
 
+it("overrides an onRequestStart of undici's that is still the one it was written against", async () => {
+  // src/http/undici.ts repeats this method but for its abort function: a new undici whose method
+  // differs must be looked at before the override is kept.
+  const { default: undiciRequest } = await import('undici/lib/api/api-request.js');
+  const source = undiciRequest.RequestHandler.prototype.onRequestStart.toString();
+  expect(source.replace(/\s+/g, ' ')).toBe(
+    'onRequestStart (controller, context) { if (this.reason) { controller.abort(this.reason) return } assert(this.callback) this.controller = controller this.abort = (reason) => controller.abort(reason) this.context = context }',
+  );
+});
+
 describe('request: aborts and refusals, as undici\'s own', () => {
   it("rejects with the signal's reason when aborted before the answer's headers, and at once when aborted already", async () => {
     const agent = new Agent();
