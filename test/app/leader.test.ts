@@ -28,6 +28,7 @@ afterEach(async () => {
 const replica = async (owner: string, { coordination = store.coordination as CoordinationStore } = {}) => {
   const metrics = createMetricsRegistry();
   let starts = 0;
+  const runs: Array<Promise<unknown>> = [];
   const bot = createTestBot(f.api, (update) => update.reply(`${owner}: ${update.text}`).then(() => undefined));
   const leadership = await startPollingLeadership({
     coordination,
@@ -37,11 +38,15 @@ const replica = async (owner: string, { coordination = store.coordination as Coo
     gauge: metrics.gauge({ name: 'polling_leader', help: 'Leading.' }),
     startRunner: (signal) => {
       starts++;
-      return startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal });
+      const run = startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal });
+      runs.push(run);
+      return run;
     },
   });
   leaderships.push(leadership);
-  return { leadership, starts: () => starts, gauge: () => /^polling_leader (\d)$/m.exec(metrics.render())?.[1] };
+  /** Resolves once every start of a runner has ended, started or refused (an abandoned one throws). */
+  const startsEnded = () => Promise.allSettled(runs);
+  return { leadership, starts: () => starts, startsEnded, gauge: () => /^polling_leader (\d)$/m.exec(metrics.render())?.[1] };
 };
 
 const logsOf = (owner: string, msg: string) => f.logs.filter((line) => line.owner === owner && line.msg === msg);
@@ -133,7 +138,9 @@ describe('polling leadership', () => {
     const started = Date.now();
     await one.leadership.stop(200);
     expect(Date.now() - started).toBeLessThan(1_000);
-    // Its start-up retries ended too: no more deleteWebhook calls.
+    // Its start-up retries end too: the call in flight when it was abandoned is the last one
+    // (awaited here, as it may reach the emulator after stop returns), and no retry follows.
+    await Promise.race([one.startsEnded(), sleep(2_000).then(() => expect.fail('the abandoned start-up did not end'))]);
     const calls = f.api.callsTo('deleteWebhook').length;
     await sleep(300);
     expect(f.api.callsTo('deleteWebhook')).toHaveLength(calls);
