@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import * as undiciIndex from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, loadFormData, Pool, request } from '../../src/http/undici.ts';
+import { runNodeProbe } from '../support/node-probe.ts';
 import { ROOT, startArgs } from '../support/start-command.ts';
 
 // src/http/undici.ts loads undici's files one by one instead of its index: they must still be the
@@ -160,17 +160,9 @@ server.close();
 
 /** Of what the heap allocated between the probe's young-generation collections, the share they promoted to the old generation. */
 const promotedShare = (which: 'ours' | 'undici' | 'inline'): number => {
-  const run = spawnSync(process.execPath, [...startArgs().slice(0, -1), '--input-type=module-typescript', '-e', PROBE, which], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '' },
-    encoding: 'utf8',
-    timeout: 60_000,
-    maxBuffer: 32 * 1024 * 1024,
-  });
-  expect(run.error, String(run.error)).toBeUndefined();
-  expect(run.status, run.stderr).toBe(0);
+  const trace = runNodeProbe([...startArgs().slice(0, -1), '--input-type=module-typescript', '-e', PROBE, which]);
   const fields = (line: string) => Object.fromEntries(line.split(' ').map((pair) => pair.split('=')));
-  const scavenges = run.stdout.split('\n').filter((line) => line.includes(' gc=s ')).map(fields);
+  const scavenges = trace.split('\n').filter((line) => line.includes(' gc=s ')).map(fields);
   expect(scavenges.length).toBeGreaterThan(3);
   const sum = (key: string) => scavenges.reduce((total, fields) => total + Number(fields[key]), 0);
   return sum('promoted') / sum('allocated');

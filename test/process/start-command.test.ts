@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runNodeProbe } from '../support/node-probe.ts';
 import { ROOT, startArgs } from '../support/start-command.ts';
 
 /**
@@ -27,10 +27,8 @@ const wasmCompiles = (flags: string[]): { liftoff: number; turbofan: number } =>
   // A tiering budget of 1: the first call of a function would send it to TurboFan, as a long run does.
   const args = [...flags, '--trace-wasm-compilation-times', '--wasm-tiering-budget=1', '--input-type=module', '-e', PROBE, join(ROOT, 'package.json')];
   // V8 writes the trace to standard output, a line per function compiled.
-  const run = spawnSync(process.execPath, args, { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8', timeout: 60_000, maxBuffer: 32 * 1024 * 1024 });
-  expect(run.error, String(run.error)).toBeUndefined();
-  expect(run.status, run.stderr).toBe(0);
-  const count = (compiler: string) => run.stdout.split('\n').filter((line) => line.includes(`using ${compiler},`)).length;
+  const lines = runNodeProbe(args).split('\n');
+  const count = (compiler: string) => lines.filter((line) => line.includes(`using ${compiler},`)).length;
   return { liftoff: count('Liftoff'), turbofan: count('TurboFan') };
 };
 
