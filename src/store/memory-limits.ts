@@ -7,7 +7,7 @@ import type { LimitStore } from './store.ts';
 
 /** node:sqlite's store answers at once, and so do these. */
 export type MemoryLimits = {
-  hit(key: string, now: number, windowMs: number): number;
+  hit(userId: number, now: number, windowMs: number): number;
   take(key: string, now: number, quietMs: number): boolean;
   sweep(now: number): void;
 };
@@ -18,17 +18,18 @@ export type MemoryLimitsOptions = {
 };
 
 export const createMemoryLimits = ({ maxKeys = 100_000 }: MemoryLimitsOptions = {}): MemoryLimits & LimitStore => {
-  // Set on each opening: the oldest opened is forgotten first once a map is full.
-  const windows = createLru<string, { endsAt: number; hits: number }>(maxKeys);
+  // Set on each opening: the oldest opened is forgotten first once a map is full. Windows are
+  // keyed by the user's id: a number, hashed and compared without a string built per query.
+  const windows = createLru<number, { endsAt: number; hits: number }>(maxKeys);
   const quietUntil = createLru<string, number>(maxKeys);
   return {
-    hit(key, now, windowMs) {
-      const open = windows.peek(key);
+    hit(userId, now, windowMs) {
+      const open = windows.peek(userId);
       if (open && open.endsAt > now) {
         open.hits += 1;
         return open.hits;
       }
-      windows.set(key, { endsAt: now + windowMs, hits: 1 });
+      windows.set(userId, { endsAt: now + windowMs, hits: 1 });
       return 1;
     },
     take(key, now, quietMs) {

@@ -4,14 +4,16 @@ import type pg from 'pg';
 // not once per replica. Each call is one statement on one row.
 
 export type PostgresLimits = {
-  hit(key: string, now: number, windowMs: number): Promise<number>;
+  hit(userId: number, now: number, windowMs: number): Promise<number>;
   take(key: string, now: number, quietMs: number): Promise<boolean>;
   sweep(now: number): Promise<void>;
 };
 
 export const createPostgresLimits = (pool: pg.Pool): PostgresLimits => ({
-  async hit(key, now, windowMs) {
-    // A window that ended restarts at this hit; an open one counts it.
+  async hit(userId, now, windowMs) {
+    // A window that ended restarts at this hit; an open one counts it. The row's key is the one
+    // every release has written: `flood:` and the user's id.
+    const key = `flood:${userId}`;
     const { rows } = await pool.query<{ hits: number }>(
       `INSERT INTO rate_windows (key, started_at, ends_at, hits) VALUES ($1, $2, $2::bigint + $3::bigint, 1)
        ON CONFLICT (key) DO UPDATE SET

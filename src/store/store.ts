@@ -49,10 +49,11 @@ export type CoordinationStore = {
 /** Rate limits shared by replicas: a user gets the limit once, not once per replica. */
 export type LimitStore = {
   /**
-   * One hit of `key` in its window: a window starts at a hit when none is open and lasts
-   * `windowMs`. Returns the hits in the open window, this one included (1 for the first).
+   * One query of the user in their flood window: a window starts at a hit when none is open and
+   * lasts `windowMs`. Returns the hits in the open window, this one included (1 for the first).
+   * Keyed by the user's id itself, a number: every query of every user passes here.
    */
-  hit(key: string, now: number, windowMs: number): Awaitable<number>;
+  hit(userId: number, now: number, windowMs: number): Awaitable<number>;
   /** True when `key` is not in a quiet period, and starts one of `quietMs`; false during one. */
   take(key: string, now: number, quietMs: number): Awaitable<boolean>;
   /** Forgets windows and quiet periods over at `now`: on a timer, never on the way of an update. */

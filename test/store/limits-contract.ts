@@ -12,24 +12,24 @@ export const describeLimitsContract = (backend: Backend): void => {
     const place = usePlace(backend);
     const open = async () => (await place().open()).limits;
 
-    it('counts the hits of a key in its window, and starts again after it', async () => {
+    it('counts the hits of a user in their window, and starts again after it', async () => {
       const limits = await open();
-      expect(await limits.hit('user:1', T0, WINDOW)).toBe(1);
-      expect(await limits.hit('user:1', T0 + 1, WINDOW)).toBe(2);
-      expect(await limits.hit('user:1', T0 + WINDOW - 1, WINDOW)).toBe(3);
+      expect(await limits.hit(1, T0, WINDOW)).toBe(1);
+      expect(await limits.hit(1, T0 + 1, WINDOW)).toBe(2);
+      expect(await limits.hit(1, T0 + WINDOW - 1, WINDOW)).toBe(3);
       // The window started at the first hit and lasted WINDOW: the next hit opens a new one.
-      expect(await limits.hit('user:1', T0 + WINDOW, WINDOW)).toBe(1);
-      expect(await limits.hit('user:1', T0 + 2 * WINDOW - 1, WINDOW)).toBe(2);
-      expect(await limits.hit('user:1', T0 + 2 * WINDOW, WINDOW)).toBe(1);
+      expect(await limits.hit(1, T0 + WINDOW, WINDOW)).toBe(1);
+      expect(await limits.hit(1, T0 + 2 * WINDOW - 1, WINDOW)).toBe(2);
+      expect(await limits.hit(1, T0 + 2 * WINDOW, WINDOW)).toBe(1);
     });
 
-    it('counts each key on its own', async () => {
+    it('counts each user on their own, apart from quiet periods', async () => {
       const limits = await open();
-      expect(await limits.hit('user:1', T0, WINDOW)).toBe(1);
-      expect(await limits.hit('user:2', T0, WINDOW)).toBe(1);
-      expect(await limits.hit('user:1', T0, WINDOW)).toBe(2);
+      expect(await limits.hit(1, T0, WINDOW)).toBe(1);
+      expect(await limits.hit(2, T0, WINDOW)).toBe(1);
+      expect(await limits.hit(1, T0, WINDOW)).toBe(2);
       expect(await limits.take('user:1', T0, WINDOW)).toBe(true);
-      expect(await limits.hit('user:1', T0, WINDOW)).toBe(3);
+      expect(await limits.hit(1, T0, WINDOW)).toBe(3);
     });
 
     it('allows one take per quiet period', async () => {
@@ -44,16 +44,16 @@ export const describeLimitsContract = (backend: Backend): void => {
 
     it('forgets on a sweep the windows and quiet periods over by then, and only those', async () => {
       const limits = await open();
-      await limits.hit('early', T0, WINDOW);
-      await limits.hit('early', T0, WINDOW);
-      await limits.hit('late', T0 + 5_000, WINDOW);
+      await limits.hit(11, T0, WINDOW);
+      await limits.hit(11, T0, WINDOW);
+      await limits.hit(12, T0 + 5_000, WINDOW);
       await limits.take('quiet-early', T0, WINDOW);
       await limits.take('quiet-late', T0 + 5_000, WINDOW);
       await limits.sweep(T0 + WINDOW);
       // Asked about a moment before the sweep: what was forgotten counts from scratch, what was
       // kept goes on (times are the caller's, so this tells the two apart).
-      expect(await limits.hit('early', T0 + WINDOW - 1, WINDOW)).toBe(1);
-      expect(await limits.hit('late', T0 + WINDOW - 1, WINDOW)).toBe(2);
+      expect(await limits.hit(11, T0 + WINDOW - 1, WINDOW)).toBe(1);
+      expect(await limits.hit(12, T0 + WINDOW - 1, WINDOW)).toBe(2);
       expect(await limits.take('quiet-early', T0 + WINDOW - 1, WINDOW)).toBe(true);
       expect(await limits.take('quiet-late', T0 + WINDOW - 1, WINDOW)).toBe(false);
     });

@@ -46,10 +46,33 @@ describe('the LRU', () => {
     expect([lru.peek('c'), lru.peek('d'), lru.peek('e'), lru.size]).toEqual([undefined, 4, 5, 2]);
   });
 
+  it('moves an entry on a get only when it is not among the newest quarter', () => {
+    const lru = createLru<number, number>(8);
+    for (let key = 1; key <= 8; key++) lru.set(key, key);
+    lru.get(1); // the oldest: moved to the newest end
+    lru.get(8); // placed one placement ago, among the newest 2: left where it is
+    lru.set(9, 9);
+    lru.set(10, 10); // forgets 2 and 3
+    lru.get(7); // four placements ago: moved
+    for (let key = 11; key <= 14; key++) lru.set(key, key); // forgets 4, 5, 6, then 8 (not moved by its get)
+    expect([2, 3, 4, 5, 6, 8].map((key) => lru.peek(key))).toEqual(Array(6).fill(undefined));
+    expect([1, 7, 9, 10, 11, 12, 13, 14].map((key) => lru.peek(key))).toEqual([1, 7, 9, 10, 11, 12, 13, 14]);
+  });
+
   it('keeps the order of a reference model over many uses, deletes and clears at capacity', () => {
     const capacity = 50;
     const lru = createLru<number, number>(capacity);
+    // The model: keys from the oldest to the newest, and the count of placements at each key's
+    // own; a get moves a key only when more than a quarter of the capacity was placed since.
     const model: number[] = [];
+    const placedAt = new Map<number, number>();
+    let placements = 0;
+    const place = (key: number) => {
+      if (model.at(-1) === key) return;
+      if (model.includes(key)) model.splice(model.indexOf(key), 1);
+      model.push(key);
+      placedAt.set(key, ++placements);
+    };
     let seed = 7;
     const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
     for (let step = 0; step < 20_000; step++) {
@@ -57,13 +80,12 @@ describe('the LRU', () => {
       const op = random(100);
       if (op < 50) {
         lru.set(key, step);
-        if (model.includes(key)) model.splice(model.indexOf(key), 1);
-        model.push(key);
+        place(key);
         if (model.length > capacity) model.shift();
       } else if (op < 90) {
         const found = lru.get(key) !== undefined;
         expect(found).toBe(model.includes(key));
-        if (found) model.push(...model.splice(model.indexOf(key), 1));
+        if (found && placements - placedAt.get(key)! >= capacity / 4) place(key);
       } else if (op < 99) {
         lru.delete(key);
         if (model.includes(key)) model.splice(model.indexOf(key), 1);

@@ -191,7 +191,7 @@ describe('the postgres store while it runs', () => {
       () => store.settings.setUserLocale(42, 'ru'),
       () => store.settings.user(42),
       () => store.queries.save({ resource: 'order', filter: 'SAP_ID', value: '1' }),
-      () => store.limits.hit('user:42', 0, 1_000),
+      () => store.limits.hit(42, 0, 1_000),
       () => store.coordination.lease('polling', 'a', 0, 1_000),
       () => store.watches.counts(),
     ]) {

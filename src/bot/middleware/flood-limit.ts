@@ -27,7 +27,7 @@ export const floodLimit = ({ perMinute, limits, logger, now = Date.now }: FloodO
     if (userId === undefined || !isQuery(ctx)) return next();
     let hits: number;
     try {
-      hits = await limits.hit(`flood:${userId}`, now(), WINDOW_MS);
+      hits = await limits.hit(userId, now(), WINDOW_MS);
     } catch (error) {
       if (!storeTrouble(error)) throw error;
       return next();
