@@ -10,7 +10,7 @@ import { cpuMs, freePort, rssFileMb, rssMb, start, type Child, botScript } from 
 // undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
 // fresh on its own lean Bot API (the same emulator) against one demo portal at 0 ms, taking turns
 // run after run; then the bot under the same saturated load from 100 users and from 20,000 distinct
-// users, also in turns, each run on a fresh bot.
+// users, also in turns (the first of each pair alternating), each run on a fresh bot.
 
 export const BOTS = ['floor', 'bare', 'bot'] as const;
 export type BotName = (typeof BOTS)[number];
@@ -62,6 +62,8 @@ export type FloorOptions = {
   /** The bots to run (all three unless given), and whether to run the 100 vs 20,000 users phase. */
   bots?: readonly BotName[];
   usersPhase?: boolean;
+  /** Pairs of the users phase (100 and 20,000 users); `runs` unless given. */
+  usersRuns?: number;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -153,9 +155,12 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
       }
       result.runs.push(byBot as Record<BotName, BotRun>);
     }
-    for (let run = 1; options.usersPhase !== false && run <= options.runs; run++) {
+    for (let run = 1; options.usersPhase !== false && run <= (options.usersRuns ?? options.runs); run++) {
       const pair: Partial<{ few: UsersRun; many: UsersRun }> = {};
-      for (const [key, distinct] of [['few', options.fewUsers], ['many', options.manyUsers]] as const) {
+      // Which goes first alternates pair by pair: a drift over the whole benchmark (the machine,
+      // the benchmark process) weighs on neither side of the ratio.
+      const phases = [['few', options.fewUsers], ['many', options.manyUsers]] as const;
+      for (const [key, distinct] of run % 2 === 1 ? phases : phases.toReversed()) {
         const api = await startLeanBotApi();
         const child = await launch('bot', options, api, portal.url, join(options.temp, `users-${distinct}-${run}.log`));
         try {

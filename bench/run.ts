@@ -32,7 +32,7 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // alone (bench/replicas.ts: one replica on sqlite, one and two on PostgreSQL, webhook mode), which
 // `npm run bench` also runs; it writes only the "Replicas" section.
 
-// npm run bench -- --floor [--quick] [--runs 3] [--changes "…"] [--profile [--bots floor,bare,bot]]: issue 14's scenario alone (bench/floor.ts:
+// npm run bench -- --floor [--quick] [--runs 3] [--users-runs 5] [--changes "…"] [--profile [--bots floor,bare,bot]]: issue 14's scenario alone (bench/floor.ts:
 // the floor bot, the bare Telegraf bot and the bot in turns; 100 vs 20,000 distinct users), which
 // `npm run bench` also runs; it writes only its section, with --changes as what changed since the last run.
 
@@ -59,6 +59,7 @@ const { values: args } = parseArgs({
     floor: { type: 'boolean', default: false },
     changes: { type: 'string' },
     'many-users': { type: 'string', default: '20000' },
+    'users-runs': { type: 'string' },
     layers: { type: 'boolean', default: false },
     updates: { type: 'string' },
     bots: { type: 'string' },
@@ -261,6 +262,8 @@ const floorScenario = async (temp: string) => {
     root,
     temp,
     runs: Number(args.runs ?? 3),
+    // The users phase's ratio moves most from run to run (each side a fresh bot): 5 pairs.
+    usersRuns: Number(args['users-runs'] ?? Math.max(5, Number(args.runs ?? 3))),
     manyUsers: Number(args['many-users']),
     // --many-users 0: the three bots only, no users phase (for trying flags).
     usersPhase: Number(args['many-users']) > 0,
