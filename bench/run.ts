@@ -32,7 +32,7 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // alone (bench/replicas.ts: one replica on sqlite, one and two on PostgreSQL, webhook mode), which
 // `npm run bench` also runs; it writes only the "Replicas" section.
 
-// npm run bench -- --floor [--quick] [--runs 3] [--users-runs 5] [--changes "…"] [--profile [--bots floor,bare,bot]]: issue 14's scenario alone (bench/floor.ts:
+// npm run bench -- --floor [--quick] [--runs 3] [--users-runs 6] [--changes "…"] [--profile [--bots floor,bare,bot]]: issue 14's scenario alone (bench/floor.ts:
 // the floor bot, the bare Telegraf bot and the bot in turns; 100 vs 20,000 distinct users), which
 // `npm run bench` also runs; it writes only its section, with --changes as what changed since the last run.
 
@@ -256,14 +256,22 @@ const sourceState = (): string => {
 /** Issue 14: the bot against the framework-free floor and the bare Telegraf bot; 100 vs 20,000 distinct users. */
 const FLOOR_SETTING = { seconds: SECONDS, warmUpMs: WARM_UP_MS, rate: RATE, users: USERS, concurrency: CONCURRENCY };
 
+/** `--users-runs N`: pairs of the users phase, a whole number from 1 (6 unless given). */
+const usersRuns = (): number => {
+  const pairs = Number(args['users-runs'] ?? 6);
+  if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--users-runs takes a whole number from 1: ${args['users-runs']}`);
+  return pairs;
+};
+
 const floorScenario = async (temp: string) => {
   const result = await runFloorBench({
     ...FLOOR_SETTING,
     root,
     temp,
     runs: Number(args.runs ?? 3),
-    // The users phase's ratio moves most from run to run (each side a fresh bot): 5 pairs.
-    usersRuns: Number(args['users-runs'] ?? Math.max(5, Number(args.runs ?? 3))),
+    // The users phase's ratio moves most from run to run (each side a fresh bot): 6 pairs, as
+    // many with either side first.
+    usersRuns: usersRuns(),
     manyUsers: Number(args['many-users']),
     // --many-users 0: the three bots only, no users phase (for trying flags).
     usersPhase: Number(args['many-users']) > 0,

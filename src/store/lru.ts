@@ -3,9 +3,11 @@
 
 /**
  * A map that forgets its least recently used entry past `capacity`; O(1) per call. Recency is
- * kept to a quarter of the capacity: a `get` of an entry already among the newest quarter leaves
- * it where it is (a `set` always moves it to the newest end), so an entry is forgotten no sooner
- * than about three quarters of the capacity in entries placed after its last use.
+ * kept to a quarter of the capacity: a `get` of an entry placed fewer than a quarter of the
+ * capacity placements ago leaves it where it is (a `set` always moves it to the newest end), so
+ * an entry is forgotten only after at least three quarters of the capacity in entries placed
+ * after its last use — unless it went unmoved for 2^30 placements, when a `get` may take it for
+ * recent (the count wraps): then it is forgotten sooner, which costs a read from the store.
  */
 export type Lru<K, V> = {
   get(key: K): V | undefined;
@@ -21,7 +23,7 @@ export type Lru<K, V> = {
 
 type Node<K, V> = { key: K; value: V; newer: Node<K, V> | null; older: Node<K, V> | null; placed: number };
 
-/** Placements are counted modulo 2^30, so the count stays a small integer (no heap number). */
+/** Placements are counted modulo 2^30 (this mask), so the count stays a small integer (no heap number). */
 const MODULO = 0x3fff_ffff;
 
 export const createLru = <K, V>(capacity: number): Lru<K, V> => {
@@ -31,9 +33,11 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
   // every table rehashed since an iterator was made alive, linked from it, until it next moves —
   // 57 KB a rehash for a cache of 1,000 users, without bound below capacity.
   //
-  // A use of an entry placed among the newest quarter moves nothing: with many users, each move
-  // writes to three nodes scattered through the heap (its neighbours and the newest), and each
-  // is a likely cache miss on every update that reads its user's settings.
+  // A use of an entry placed within the last quarter of the capacity moves nothing: with many
+  // users, each move writes to three nodes scattered through the heap (its neighbours and the
+  // newest), each a likely cache miss. An update that reads its chat's watch state twice (the
+  // resume check, then 🔔/🔕) moves it once; with fewer active users than a quarter of the
+  // capacity, reads move nothing at all.
   const nodes = new Map<K, Node<K, V>>();
   let oldest: Node<K, V> | null = null;
   let newest: Node<K, V> | null = null;
@@ -73,7 +77,7 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
     get(key) {
       const node = nodes.get(key);
       if (node === undefined) return undefined;
-      // At most recentSpan placements since its own: at most that many entries are newer.
+      // Fewer than recentSpan placements since its own: fewer than that many entries are newer.
       if (((placements - node.placed) & MODULO) >= recentSpan) touch(node);
       return node.value;
     },

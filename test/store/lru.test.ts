@@ -59,11 +59,25 @@ describe('the LRU', () => {
     expect([1, 7, 9, 10, 11, 12, 13, 14].map((key) => lru.peek(key))).toEqual([1, 7, 9, 10, 11, 12, 13, 14]);
   });
 
+  it('moves an entry on a get from exactly a quarter of the capacity placed since its own', () => {
+    const lru = createLru<number, number>(8);
+    for (let key = 1; key <= 8; key++) lru.set(key, key);
+    lru.get(7); // one placement ago (8): stays
+    lru.get(6); // two placements ago (7, 8): a quarter of 8, moved
+    lru.set(9, 9); // forgets 1
+    lru.set(10, 10); // forgets 2
+    lru.set(11, 11); // forgets 3
+    lru.set(12, 12); // forgets 4
+    lru.set(13, 13); // forgets 5
+    lru.set(14, 14); // forgets 7, left in place by its get, before 8 and 6
+    expect([lru.peek(7), lru.peek(8), lru.peek(6)]).toEqual([undefined, 8, 6]);
+  });
+
   it('keeps the order of a reference model over many uses, deletes and clears at capacity', () => {
     const capacity = 50;
     const lru = createLru<number, number>(capacity);
     // The model: keys from the oldest to the newest, and the count of placements at each key's
-    // own; a get moves a key only when more than a quarter of the capacity was placed since.
+    // own; a get moves a key only when at least a quarter of the capacity (12) was placed since.
     const model: number[] = [];
     const placedAt = new Map<number, number>();
     let placements = 0;
@@ -85,7 +99,7 @@ describe('the LRU', () => {
       } else if (op < 90) {
         const found = lru.get(key) !== undefined;
         expect(found).toBe(model.includes(key));
-        if (found && placements - placedAt.get(key)! >= capacity / 4) place(key);
+        if (found && placements - placedAt.get(key)! >= Math.max(1, Math.floor(capacity / 4))) place(key);
       } else if (op < 99) {
         lru.delete(key);
         if (model.includes(key)) model.splice(model.indexOf(key), 1);

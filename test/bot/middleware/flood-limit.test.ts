@@ -30,6 +30,14 @@ describe('floodLimit', () => {
     expect(chats.said).toHaveLength(1);
   });
 
+  it("counts a user's queries under the user's id itself, a number, in the store", async () => {
+    const memory = createMemoryLimits();
+    const hits: unknown[] = [];
+    const { send } = setUp({ ...memory, hit: (userId, now, windowMs) => (hits.push(userId), memory.hit(userId, now, windowMs)) });
+    await send({ from: 42, text: '/order 1' });
+    expect(hits).toEqual([42]);
+  });
+
   it('counts each user on their own', async () => {
     const { chats, send } = setUp();
     for (let i = 0; i < 4; i += 1) await send({ from: 1, text: '/order 1' });
