@@ -157,8 +157,8 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
     }
     for (let run = 1; options.usersPhase !== false && run <= (options.usersRuns ?? options.runs); run++) {
       const pair: Partial<{ few: UsersRun; many: UsersRun }> = {};
-      // Which goes first alternates pair by pair: a drift over the whole benchmark (the machine,
-      // the benchmark process) weighs on neither side of the ratio.
+      // Which goes first alternates pair by pair: with an even number of pairs, a drift over the
+      // whole benchmark (the machine, the benchmark process) weighs on both sides of the ratio alike.
       const phases = [['few', options.fewUsers], ['many', options.manyUsers]] as const;
       for (const [key, distinct] of run % 2 === 1 ? phases : phases.toReversed()) {
         const api = await startLeanBotApi();
