@@ -1,5 +1,5 @@
-// A bounded map for what a process keeps in memory per user or chat (settings-cache.ts,
-// watch-cache.ts, memory-limits.ts).
+// A bounded map for what a process keeps in memory per user or chat (id-records.ts: the records
+// the caches share) and per key (memory-limits.ts: quiet periods).
 
 /**
  * A map that forgets its least recently used entry past `capacity`; O(1) per call. Recency is
@@ -26,7 +26,12 @@ type Node<K, V> = { key: K; value: V; newer: Node<K, V> | null; older: Node<K, V
 /** Placements are counted modulo 2^30 (this mask), so the count stays a small integer (no heap number). */
 const MODULO = 0x3fff_ffff;
 
-export const createLru = <K, V>(capacity: number): Lru<K, V> => {
+export type LruOptions<K, V> = {
+  /** Told of each entry forgotten past the capacity (not of those deleted). */
+  onEvict?: (value: V, key: K) => void;
+};
+
+export const createLru = <K, V>(capacity: number, { onEvict }: LruOptions<K, V> = {}): Lru<K, V> => {
   // Entries in a list from the oldest to the newest, found through a Map: a use moves a node to
   // the newest end and allocates nothing. Not a Map re-inserted on use (its deleted slots make V8
   // rehash the whole table every few hundred uses) read through a long-lived iterator: V8 keeps
@@ -35,9 +40,9 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
   //
   // A use of an entry placed within the last quarter of the capacity moves nothing: with many
   // users, each move writes to three nodes scattered through the heap (its neighbours and the
-  // newest), each a likely cache miss. An update that reads its chat's watch state twice (the
-  // resume check, then 🔔/🔕) moves it once; with fewer active users than a quarter of the
-  // capacity, reads move nothing at all.
+  // newest), each a likely cache miss. An update that reads its id's record four times (id-records.ts:
+  // the flood window, the settings, the resume check, then 🔔/🔕) moves it at most once; with
+  // fewer active ids than a quarter of the capacity, reads move nothing at all.
   const nodes = new Map<K, Node<K, V>>();
   let oldest: Node<K, V> | null = null;
   let newest: Node<K, V> | null = null;
@@ -92,7 +97,11 @@ export const createLru = <K, V>(capacity: number): Lru<K, V> => {
       const added: Node<K, V> = { key, value, newer: null, older: null, placed: 0 };
       nodes.set(key, added);
       append(added);
-      if (nodes.size > capacity && oldest !== null) remove(oldest);
+      if (nodes.size > capacity && oldest !== null) {
+        const evicted = oldest;
+        remove(evicted);
+        onEvict?.(evicted.value, evicted.key);
+      }
     },
     delete(key) {
       const node = nodes.get(key);

@@ -1,3 +1,4 @@
+import { createIdRecords, type IdRecords } from './id-records.ts';
 import { createLru } from './lru.ts';
 import type { LimitStore } from './store.ts';
 
@@ -15,12 +16,20 @@ export type MemoryLimits = {
 export type MemoryLimitsOptions = {
   /** The most keys kept in each map; past it the oldest are forgotten (forgiven) first. */
   maxKeys?: number;
+  /**
+   * The table the flood windows share with the other caches of the process (id-records.ts: an
+   * update reads its user's window, settings and chat's watch state from one record); past its
+   * bound, the least recently used id is forgotten (its window forgiven) first.
+   */
+  records?: IdRecords;
 };
 
-export const createMemoryLimits = ({ maxKeys = 100_000 }: MemoryLimitsOptions = {}): MemoryLimits & LimitStore => {
-  // Set on each opening: the oldest opened is forgotten first once a map is full. Windows are
-  // keyed by the user's id: a number, hashed and compared without a string built per query.
-  const windows = createLru<number, { endsAt: number; hits: number }>(maxKeys);
+type FloodWindow = { endsAt: number; hits: number };
+
+export const createMemoryLimits = ({ maxKeys = 100_000, records = createIdRecords(maxKeys) }: MemoryLimitsOptions = {}): MemoryLimits & LimitStore => {
+  // Keyed by the user's id: a number, hashed and compared without a string built per query.
+  const windows = records.column<FloodWindow>();
+  // Set on each opening: the oldest opened is forgotten first once the map is full.
   const quietUntil = createLru<string, number>(maxKeys);
   return {
     hit(userId, now, windowMs) {

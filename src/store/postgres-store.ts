@@ -10,6 +10,7 @@ import { createPool, describeDatabase } from './postgres-pool.ts';
 import { createPostgresQueryStore } from './postgres-queries.ts';
 import { createPostgresSettingsStore } from './postgres-settings.ts';
 import { listenForSettings } from './postgres-settings-listener.ts';
+import { createIdRecords, ID_RECORDS } from './id-records.ts';
 import { cacheSettings } from './settings-cache.ts';
 import { createPostgresWatchStore } from './postgres-watches.ts';
 import { cacheWatches } from './watch-cache.ts';
@@ -100,8 +101,10 @@ export const openPostgresStore = async ({
   logger.info({ database, schemaVersion: version, poolSize }, 'the store is PostgreSQL');
 
   // Suspended (read through) until the listener hears changes made by other replicas.
-  const settings = cacheSettings(withPostgresErrors(createPostgresSettingsStore(pool, now), database), { live: false });
-  const watches = cacheWatches(withPostgresErrors(createPostgresWatchStore(pool), database), { live: false });
+  // One record per user or chat id for both caches (id-records.ts).
+  const records = createIdRecords(ID_RECORDS);
+  const settings = cacheSettings(withPostgresErrors(createPostgresSettingsStore(pool, now), database), { live: false, records });
+  const watches = cacheWatches(withPostgresErrors(createPostgresWatchStore(pool), database), { live: false, records });
   const listener = await listenForSettings({ url, database, logger, cache: settings, watches, backoff: listenBackoff, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
   const coordination = createPostgresCoordination(pool, database);
   let ended: Promise<void> | undefined;

@@ -1,9 +1,10 @@
 import type { Locale } from '../i18n.ts';
-import { createLru } from './lru.ts';
+import { createIdRecords, type IdRecords } from './id-records.ts';
 import { andThen, type Awaitable, type SettingsStore, type UserSettings } from './store.ts';
 
 // Every update reads its user's settings (and its group's language): kept in this process's
-// memory, the least recently used forgotten past a bound. "Nothing saved" is kept too: it is
+// memory (id-records.ts: beside what the other caches keep for the same id), the least recently
+// used forgotten past a bound. "Nothing saved" is kept too: it is
 // the common case. Writes through this process update the cache; changes made elsewhere (another
 // replica) arrive through `forget`, and while they might go unheard the cache is suspended.
 
@@ -20,7 +21,13 @@ export type SettingsCache = {
   readonly size: number;
 };
 
-export type SettingsCacheOptions = { capacity?: number; live?: boolean };
+export type SettingsCacheOptions = {
+  /** The bound of a table of its own, when `records` is not given. */
+  capacity?: number;
+  live?: boolean;
+  /** The table it shares with the other caches of the process: two columns of it. */
+  records?: IdRecords;
+};
 
 /** One frozen object per combination: entries cost no allocation, and nobody can alter a shared one. */
 const interned = new Map<string, Readonly<UserSettings>>();
@@ -34,10 +41,10 @@ const intern = (settings: UserSettings): UserSettings => {
   return shared;
 };
 
-export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: startLive = true }: SettingsCacheOptions = {}): SettingsCache => {
-  const users = createLru<number, UserSettings>(capacity);
+export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: startLive = true, records = createIdRecords(capacity) }: SettingsCacheOptions = {}): SettingsCache => {
+  const users = records.column<UserSettings>();
   // null: the chat has no language saved.
-  const chats = createLru<number, Locale | null>(capacity);
+  const chats = records.column<Locale | null>();
   let live = startLive;
   // Bumped by every invalidation and write: a read or write that began before keeps nothing,
   // since what it saw may be older than what was forgotten.

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { DAMAGED_HINT, StoreOpenError, StoreUnavailableError, toDataDirError, toStoreOpenError, toStoreUnavailable } from './errors.ts';
+import { createIdRecords, ID_RECORDS } from './id-records.ts';
 import { createMemoryLimits, type MemoryLimits } from './memory-limits.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteCoordination, type SqliteCoordination } from './sqlite-coordination.ts';
@@ -101,18 +102,20 @@ export const openSqliteStore = ({
     if (!inMemory) db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
     const queries = createSqliteQueryStore(db, { now, ttlMs: queryTtlDays * DAY_MS });
     // One process writes the file's settings and chats' watches (the poller and sender too, through
-    // this same store): what it keeps in memory cannot go stale.
-    const settings: SettingsStore = cacheSettings(withStoreErrors(createSqliteSettingsStore(db, now), path)).settings;
+    // this same store): what it keeps in memory cannot go stale. What it keeps per user and chat id
+    // (settings, watch state, flood window) shares one record per id.
+    const records = createIdRecords(ID_RECORDS);
+    const settings: SettingsStore = cacheSettings(withStoreErrors(createSqliteSettingsStore(db, now), path), { records }).settings;
     const coordination = createSqliteCoordination(db);
     const selectOne = db.prepare('SELECT 1');
     return {
       backend: 'sqlite',
       queries: withStoreErrors(queries, path),
       settings,
-      watches: cacheWatches(withStoreErrors(createSqliteWatchStore(db), path)).watches,
+      watches: cacheWatches(withStoreErrors(createSqliteWatchStore(db), path), { records }).watches,
       // The task's own failures are its caller's: only the SQL methods are guarded.
       coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },
-      limits: createMemoryLimits(),
+      limits: createMemoryLimits({ records }),
       async ping() {
         try {
           selectOne.get();

@@ -1,13 +1,14 @@
-import { createLru } from './lru.ts';
+import { createIdRecords, type IdRecords } from './id-records.ts';
 import { andThen, type Awaitable } from './store.ts';
 import type { WatchStore } from './watch-store.ts';
 
 // Every update asks whether its chat has paused watches to resume, and every results message
 // whether the chat watches what it shows (🔔 or 🔕): answered from this process's memory, one
-// small record per chat (the keys it watches, whether any is paused), the least recently used
-// forgotten past a bound. Any write to a chat's watches through this process forgets its record;
-// writes made elsewhere (another replica) arrive through `forget`, and while they might go
-// unheard the cache is suspended, as the settings cache is.
+// small record per chat (the keys it watches, whether any is paused), kept beside what the other
+// caches keep for the same id (id-records.ts), the least recently used forgotten past a bound.
+// Any write to a chat's watches through this process forgets its record; writes made elsewhere
+// (another replica) arrive through `forget`, and while they might go unheard the cache is
+// suspended, as the settings cache is.
 
 /** What the cache keeps of a chat, read in one statement. */
 export type ChatWatches = { targetKeys: string[]; paused: boolean };
@@ -34,15 +35,21 @@ export type WatchCache<T extends CachableWatchStore> = WatchCacheControl & {
   readonly size: number;
 };
 
-export type WatchCacheOptions = { capacity?: number; live?: boolean };
+export type WatchCacheOptions = {
+  /** The bound of a table of its own, when `records` is not given. */
+  capacity?: number;
+  live?: boolean;
+  /** The table it shares with the other caches of the process: one column of it. */
+  records?: IdRecords;
+};
 
 type Entry = { keys: ReadonlySet<string>; paused: boolean };
 
 /** Most chats watch nothing: they share one entry. */
 const NOTHING: Entry = Object.freeze({ keys: new Set<string>(), paused: false });
 
-export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity = 50_000, live: startLive = true }: WatchCacheOptions = {}): WatchCache<T> => {
-  const chats = createLru<number, Entry>(capacity);
+export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity = 50_000, live: startLive = true, records = createIdRecords(capacity) }: WatchCacheOptions = {}): WatchCache<T> => {
+  const chats = records.column<Entry>();
   let live = startLive;
   // Bumped by every invalidation: a read that began before keeps nothing, since what it saw may
   // be older than what was forgotten.

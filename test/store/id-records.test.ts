@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { createIdRecords } from '../../src/store/id-records.ts';
+import { createLru } from '../../src/store/lru.ts';
+
+describe('the id records (one per user or chat id, shared by the caches)', () => {
+  it('keeps one record per id, whichever columns hold a value for it', () => {
+    const records = createIdRecords(10);
+    const names = records.column<string>();
+    const ages = records.column<number>();
+    names.set(1, 'a');
+    ages.set(1, 30);
+    ages.set(2, 40);
+    expect([records.size, names.size, ages.size]).toEqual([2, 1, 2]);
+    expect([names.get(1), ages.get(1), names.get(2), ages.peek(2)]).toEqual(['a', 30, undefined, 40]);
+  });
+
+  it('forgets one column’s value without the others’, and the record once nothing is kept in it', () => {
+    const records = createIdRecords(10);
+    const names = records.column<string>();
+    const ages = records.column<number>();
+    names.set(1, 'a');
+    ages.set(1, 30);
+    names.delete(1);
+    names.delete(1); // twice: nothing more to forget
+    expect([names.get(1), ages.get(1), records.size, names.size, ages.size]).toEqual([undefined, 30, 1, 0, 1]);
+    ages.delete(1);
+    expect([records.size, ages.size]).toEqual([0, 0]);
+  });
+
+  it('sweeps and clears one column only, walking past the ids it holds nothing for', () => {
+    const records = createIdRecords(10);
+    const until = records.column<number>();
+    const names = records.column<string>();
+    for (const id of [1, 2, 3]) until.set(id, id * 10);
+    names.set(2, 'b');
+    names.set(4, 'd');
+    until.deleteWhere((value) => value <= 20);
+    expect([until.peek(1), until.peek(2), until.peek(3), names.peek(2), records.size]).toEqual([undefined, undefined, 30, 'b', 3]);
+    names.clear();
+    expect([names.size, names.peek(2), names.peek(4), until.peek(3), records.size]).toEqual([0, undefined, undefined, 30, 1]);
+  });
+
+  it('forgets the least recently used id past its capacity, with every column’s value, and counts them out', () => {
+    const records = createIdRecords(2);
+    const names = records.column<string>();
+    const ages = records.column<number>();
+    names.set(1, 'a');
+    ages.set(1, 30);
+    names.set(2, 'b');
+    // A read through either column makes the id recent for all of them.
+    expect(ages.get(1)).toBe(30);
+    names.set(3, 'c');
+    expect([names.peek(1), ages.peek(1), names.peek(2), names.peek(3)]).toEqual(['a', 30, undefined, 'c']);
+    names.set(4, 'd');
+    expect([names.peek(1), ages.peek(1), records.size, names.size, ages.size]).toEqual([undefined, undefined, 2, 2, 0]);
+  });
+
+  it('has at most four columns', () => {
+    const records = createIdRecords(2);
+    for (let i = 0; i < 4; i += 1) records.column();
+    expect(() => records.column()).toThrow('at most 4 columns');
+  });
+});
+
+describe('the LRU’s eviction hook', () => {
+  it('tells of each entry forgotten past the capacity, not of those deleted or swept', () => {
+    const evicted: Array<[string, number]> = [];
+    const lru = createLru<number, string>(2, { onEvict: (value, key) => evicted.push([value, key]) });
+    lru.set(1, 'a');
+    lru.set(2, 'b');
+    lru.delete(2);
+    lru.set(3, 'c');
+    lru.deleteWhere((value) => value === 'c');
+    lru.set(4, 'd');
+    lru.set(5, 'e');
+    expect(evicted).toEqual([['a', 1]]);
+  });
+});
