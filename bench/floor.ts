@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
-import { percentile, runLoad } from './load.ts';
+import { percentile, runLoad, type Sample } from './load.ts';
 import { PORTAL_TOKEN, startDelayedPortal } from './portal.ts';
 import { botEnv } from './bot-env.ts';
 import { cpuMs, freePort, rssFileMb, rssMb, start, type Child, botScript } from './proc.ts';
@@ -10,7 +10,7 @@ import { cpuMs, freePort, rssFileMb, rssMb, start, type Child, botScript } from 
 // undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
 // fresh on its own lean Bot API (the same emulator) against one demo portal at 0 ms, taking turns
 // run after run; then the bot under the same saturated load from 100 users and from 20,000 distinct
-// users, also in turns (the first of each pair alternating), each run on a fresh bot.
+// users: pairs of fresh bots, one for each, measured in slices taking turns (usersPair).
 
 export const BOTS = ['floor', 'bare', 'bot'] as const;
 export type BotName = (typeof BOTS)[number];
@@ -69,7 +69,11 @@ export type FloorOptions = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let nextUserId = 5_000_000;
 
-const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean; maxActions?: number; firstUserId?: number }): Promise<Measured> => {
+type Load = { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean; maxActions?: number; firstUserId?: number; turns?: number[] };
+/** One stretch of load on one bot: its samples, and the CPU time the bot and this process spent. */
+type Stretch = { samples: Sample[]; durationMs: number; actions: number; cpuMs: number; benchCpuMs: number };
+
+const drive = async (api: LeanBotApi, child: Child, load: Load): Promise<Stretch> => {
   // New users each phase, unless told to be the users of an earlier one.
   const firstUserId = load.firstUserId ?? nextUserId;
   if (load.firstUserId === undefined) nextUserId += Math.max(load.users, load.distinct ?? 0);
@@ -84,26 +88,38 @@ const measure = async (api: LeanBotApi, child: Child, load: { users: number; ms:
     ...(load.distinct !== undefined && { distinctUsers: load.distinct }),
     ...(load.lookupsOnly && { lookupsOnly: true }),
     ...(load.maxActions !== undefined && { maxActions: load.maxActions }),
+    ...(load.turns !== undefined && { turns: load.turns }),
   });
-  const cpu = cpuMs(pid) - cpuBefore;
   const bench = process.cpuUsage(benchBefore);
-  const answered = result.samples.filter((sample) => sample.outcome !== 'timeout');
+  return { ...result, cpuMs: cpuMs(pid) - cpuBefore, benchCpuMs: (bench.user + bench.system) / 1000 };
+};
+
+/** A phase's figures from its stretches (one, or the slices of a users phase), the RSS as it is now. */
+const summarize = (child: Child, stretches: Stretch[]): Measured => {
+  const pid = child.process.pid!;
+  const samples = stretches.flatMap((stretch) => stretch.samples);
+  const sum = (of: (stretch: Stretch) => number) => stretches.reduce((total, stretch) => total + of(stretch), 0);
+  const durationMs = sum((stretch) => stretch.durationMs);
+  const cpu = sum((stretch) => stretch.cpuMs);
+  const answered = samples.filter((sample) => sample.outcome !== 'timeout');
   const sorted = answered.map((sample) => sample.ms).sort((a, b) => a - b);
   return {
-    throughput: answered.length / (result.durationMs / 1000),
+    throughput: answered.length / (durationMs / 1000),
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
-    cpuMsPerUpdate: cpu / result.actions,
-    cpuShare: (100 * cpu) / result.durationMs,
-    benchCpuShare: (bench.user + bench.system) / 10 / result.durationMs,
-    timeouts: result.samples.length - answered.length,
-    lookups: result.samples.filter((sample) => sample.kind === 'lookup').length,
-    pages: result.samples.filter((sample) => sample.kind === 'page').length,
+    cpuMsPerUpdate: cpu / sum((stretch) => stretch.actions),
+    cpuShare: (100 * cpu) / durationMs,
+    benchCpuShare: (100 * sum((stretch) => stretch.benchCpuMs)) / durationMs,
+    timeouts: samples.length - answered.length,
+    lookups: samples.filter((sample) => sample.kind === 'lookup').length,
+    pages: samples.filter((sample) => sample.kind === 'page').length,
     rssAfterMb: rssMb(pid),
     rssFileMb: rssFileMb(pid),
   };
 };
+
+const measure = async (api: LeanBotApi, child: Child, load: Load): Promise<Measured> => summarize(child, [await drive(api, child, load)]);
 
 /** Starts one bot with an update waiting and returns once it has answered it. */
 const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, portalUrl: string, logFile: string): Promise<Child> => {
@@ -132,6 +148,55 @@ const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, por
 const line = (m: Measured) =>
   `${m.throughput.toFixed(0)} updates/s, p50/p95/p99 ${m.p50.toFixed(1)}/${m.p95.toFixed(1)}/${m.p99.toFixed(1)} ms, ${m.cpuMsPerUpdate.toFixed(3)} CPU ms/update, CPU ${m.cpuShare.toFixed(0)} % (bench ${m.benchCpuShare.toFixed(0)} %), RSS ${m.rssAfterMb.toFixed(1)} MB`;
 
+/** Each side of a users pair is measured in this many slices, taking turns with the other's. */
+export const SLICES_PER_SIDE = 6;
+
+/**
+ * One pair of the users phase: a fresh bot for 100 users and one for 20,000, both running, each
+ * warmed up, then measured in slices taking turns (A B B A A B …, the first alternating pair by
+ * pair): a change in the machine's speed over the pair weighs on both sides alike. Only one bot
+ * has load at a time; the other waits on its long poll.
+ */
+const usersPair = async (options: FloorOptions, portalUrl: string, pairNumber: number): Promise<{ few: UsersRun; many: UsersRun }> => {
+  const sides: Array<{ distinct: number; api: LeanBotApi; child: Child; firstUserId: number; turns: number[]; stretches: Stretch[] }> = [];
+  try {
+    for (const distinct of [options.fewUsers, options.manyUsers]) {
+      const api = await startLeanBotApi();
+      let child: Child;
+      try {
+        child = await launch('bot', options, api, portalUrl, join(options.temp, `users-${distinct}-${pairNumber}.log`));
+      } catch (error) {
+        await api.close();
+        throw error;
+      }
+      sides.push({ distinct, api, child, firstUserId: nextUserId, turns: Array.from({ length: options.fewUsers }, () => 0), stretches: [] });
+      // Warmed up with as many lookups as the many-users side has users, from this side's users:
+      // every one of the 20,000 has acted within the minute before the measurement (the flood
+      // limiter holds them all), and both sides start with the same portal cache.
+      await drive(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, maxActions: options.manyUsers });
+    }
+    const [a, b] = pairNumber % 2 === 1 ? [sides[0]!, sides[1]!] : [sides[1]!, sides[0]!];
+    const sliceMs = (options.seconds * 1000) / SLICES_PER_SIDE;
+    for (let slice = 0; slice < 2 * SLICES_PER_SIDE; slice++) {
+      const side = ((slice + 1) >> 1) % 2 === 0 ? a : b;
+      // The rotation goes on from slice to slice: every one of the 20,000 keeps its turn.
+      side.stretches.push(await drive(side.api, side.child, { users: options.fewUsers, ms: sliceMs, distinct: side.distinct, lookupsOnly: true, firstUserId: side.firstUserId, turns: side.turns }));
+    }
+    const measured = (index: 0 | 1): UsersRun => {
+      const side = sides[index]!;
+      const saturated = summarize(side.child, side.stretches);
+      options.log(`  run ${pairNumber}, bot, ${side.distinct} distinct users: ${line(saturated)}`);
+      return { users: options.fewUsers, distinct: side.distinct, saturated };
+    };
+    return { few: measured(0), many: measured(1) };
+  } finally {
+    for (const side of sides) {
+      await side.child.stop();
+      await side.api.close();
+    }
+  }
+};
+
 export const runFloorBench = async (options: FloorOptions): Promise<FloorResult> => {
   const { log, seconds, warmUpMs, rate, users } = options;
   const portal = await startDelayedPortal(0);
@@ -155,29 +220,8 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
       }
       result.runs.push(byBot as Record<BotName, BotRun>);
     }
-    for (let run = 1; options.usersPhase !== false && run <= (options.usersRuns ?? options.runs); run++) {
-      const pair: Partial<{ few: UsersRun; many: UsersRun }> = {};
-      // Which goes first alternates pair by pair: with an even number of pairs, a drift over the
-      // whole benchmark (the machine, the benchmark process) weighs on both sides of the ratio alike.
-      const phases = [['few', options.fewUsers], ['many', options.manyUsers]] as const;
-      for (const [key, distinct] of run % 2 === 1 ? phases : phases.toReversed()) {
-        const api = await startLeanBotApi();
-        const child = await launch('bot', options, api, portal.url, join(options.temp, `users-${distinct}-${run}.log`));
-        try {
-          // Warmed up with as many lookups as the many-users phase has users, from this phase's users:
-          // every one of the 20,000 has acted within the minute before the measurement (the flood
-          // limiter holds them all), and both phases start with the same portal cache.
-          const firstUserId = nextUserId;
-          await measure(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, maxActions: options.manyUsers });
-          const saturated = await measure(api, child, { users: options.fewUsers, ms: seconds * 1000, distinct, lookupsOnly: true, firstUserId });
-          log(`  run ${run}, bot, ${distinct} distinct users: ${line(saturated)}`);
-          pair[key] = { users: options.fewUsers, distinct, saturated };
-        } finally {
-          await child.stop();
-          await api.close();
-        }
-      }
-      result.usersRuns.push(pair as { few: UsersRun; many: UsersRun });
+    for (let pairNumber = 1; options.usersPhase !== false && pairNumber <= (options.usersRuns ?? options.runs); pairNumber++) {
+      result.usersRuns.push(await usersPair(options, portal.url, pairNumber));
     }
   } finally {
     await portal.close();

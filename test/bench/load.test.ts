@@ -49,6 +49,17 @@ describe('runLoad', () => {
     // Users come back: their second turn may press a button on their last answer.
     expect(result.samples.some((sample) => sample.kind === 'page')).toBe(true);
   });
+  it('goes on with each slot’s rotation from one run to the next when given the turns to carry', async () => {
+    const turns = [0, 0, 0, 0];
+    const first = fakeApi();
+    await runLoad(first.api, { users: 4, durationMs: 1_000, firstUserId: 1000, distinctUsers: 40, maxActions: 8, turns });
+    const second = fakeApi();
+    await runLoad(second.api, { users: 4, durationMs: 1_000, firstUserId: 1000, distinctUsers: 40, maxActions: 8, turns });
+    const ids = (from: number) => Array.from({ length: 8 }, (_, i) => from + i);
+    expect([...first.seen].sort((a, b) => a - b)).toEqual(ids(1000));
+    expect([...second.seen].sort((a, b) => a - b)).toEqual(ids(1008));
+    expect(turns).toEqual([4, 4, 4, 4]);
+  });
 });
 
 describe('the floor report', () => {
