@@ -141,7 +141,10 @@ const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, por
   }
   const child = start(join(options.root, SCRIPTS[name]), env, logFile);
   const exited = new Promise<boolean>((resolve) => child.process.once('exit', () => resolve(false)));
-  if (!(await Promise.race([answered, exited, sleep(30_000).then(() => false)]))) throw new Error(`${name} did not answer (exited or 30 s):\n${child.stderr()}`);
+  if (!(await Promise.race([answered, exited, sleep(30_000).then(() => false)]))) {
+    await child.stop();
+    throw new Error(`${name} did not answer (exited or 30 s):\n${child.stderr()}`);
+  }
   return child;
 };
 
@@ -160,7 +163,10 @@ export const SLICES_PER_SIDE = 6;
 const usersPair = async (options: FloorOptions, portalUrl: string, pairNumber: number): Promise<{ few: UsersRun; many: UsersRun }> => {
   const sides: Array<{ distinct: number; api: LeanBotApi; child: Child; firstUserId: number; turns: number[]; stretches: Stretch[] }> = [];
   try {
-    for (const distinct of [options.fewUsers, options.manyUsers]) {
+    // Which goes first alternates pair by pair, in the warm-up as in the slices: the first warmed
+    // up waits through the other's warm-up, and its portal cache is the older.
+    const distincts = pairNumber % 2 === 1 ? [options.fewUsers, options.manyUsers] : [options.manyUsers, options.fewUsers];
+    for (const distinct of distincts) {
       const api = await startLeanBotApi();
       let child: Child;
       try {
@@ -175,25 +181,31 @@ const usersPair = async (options: FloorOptions, portalUrl: string, pairNumber: n
       // limiter holds them all), and both sides start with the same portal cache.
       await drive(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, maxActions: options.manyUsers });
     }
-    const [a, b] = pairNumber % 2 === 1 ? [sides[0]!, sides[1]!] : [sides[1]!, sides[0]!];
+    const [a, b] = [sides[0]!, sides[1]!];
     const sliceMs = (options.seconds * 1000) / SLICES_PER_SIDE;
     for (let slice = 0; slice < 2 * SLICES_PER_SIDE; slice++) {
       const side = ((slice + 1) >> 1) % 2 === 0 ? a : b;
       // The rotation goes on from slice to slice: every one of the 20,000 keeps its turn.
       side.stretches.push(await drive(side.api, side.child, { users: options.fewUsers, ms: sliceMs, distinct: side.distinct, lookupsOnly: true, firstUserId: side.firstUserId, turns: side.turns }));
     }
-    const measured = (index: 0 | 1): UsersRun => {
-      const side = sides[index]!;
+    const measured = (distinct: number): UsersRun => {
+      const side = sides.find((candidate) => candidate.distinct === distinct)!;
       const saturated = summarize(side.child, side.stretches);
       options.log(`  run ${pairNumber}, bot, ${side.distinct} distinct users: ${line(saturated)}`);
       return { users: options.fewUsers, distinct: side.distinct, saturated };
     };
-    return { few: measured(0), many: measured(1) };
+    return { few: measured(options.fewUsers), many: measured(options.manyUsers) };
   } finally {
-    for (const side of sides) {
-      await side.child.stop();
-      await side.api.close();
-    }
+    // Each side stopped and closed whatever befell the other.
+    await Promise.allSettled(
+      sides.map(async (side) => {
+        try {
+          await side.child.stop();
+        } finally {
+          await side.api.close();
+        }
+      }),
+    );
   }
 };
 

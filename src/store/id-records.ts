@@ -11,29 +11,34 @@ import { createLru, type Lru } from './lru.ts';
 // again; a flood window is forgiven).
 
 /**
- * The ids a store's caches keep, together: as many as each cache kept on its own before (50,000
- * users' settings, 50,000 chats' watch state; the flood windows, 100,000).
+ * The ids a store's caches keep, together (users, groups, private chats sharing their user's). A
+ * record with everything in it takes about 200 bytes: 20 MB at the bound. A quarter of it
+ * (lru.ts) is 25,000: with fewer ids in use, reading one moves nothing.
  */
 export const ID_RECORDS = 100_000;
 
-/** A column: one cache's values, by id. Values are never undefined (undefined is "nothing kept"). */
-export type IdColumn<V> = Lru<number, V>;
+/** What a column keeps: anything but undefined, which is "nothing kept". */
+export type Kept = NonNullable<unknown> | null;
+
+/** A column: one cache's values, by id. */
+export type IdColumn<V extends Kept> = Lru<number, V>;
 
 export type IdRecords = {
-  /** A column of its own for one cache; at most four per table. */
-  column<V>(): IdColumn<V>;
+  /** A column of its own for one cache; at most four per table (the sqlite store takes all four). */
+  column<V extends Kept>(): IdColumn<V>;
   /** Ids with anything kept. */
   readonly size: number;
 };
 
 type Slot = 'c0' | 'c1' | 'c2' | 'c3';
-/** One shape for every record, each column a field of it: every access to a field is monomorphic. */
+/** One shape for every record, each column a field of it. */
 type IdRecord = Record<Slot, unknown>;
 const SLOTS: readonly Slot[] = ['c0', 'c1', 'c2', 'c3'];
 
 const isEmpty = (record: IdRecord) => record.c0 === undefined && record.c1 === undefined && record.c2 === undefined && record.c3 === undefined;
 
 export const createIdRecords = (capacity: number): IdRecords => {
+  if (!(capacity >= 1)) throw new RangeError(`an id table holds at least one id: ${capacity}`);
   /** How many values each column keeps, kept up to date through evictions. */
   const counts: Record<Slot, number> = { c0: 0, c1: 0, c2: 0, c3: 0 };
   const records = createLru<number, IdRecord>(capacity, {
@@ -43,7 +48,8 @@ export const createIdRecords = (capacity: number): IdRecords => {
   });
   let columns = 0;
 
-  const column = <V>(slot: Slot): IdColumn<V> => {
+  // The casts of a slot's value to V: a slot holds only what its column's `set` put there.
+  const column = <V extends Kept>(slot: Slot): IdColumn<V> => {
     const unset = (record: IdRecord) => {
       record[slot] = undefined;
       counts[slot] -= 1;
@@ -57,7 +63,6 @@ export const createIdRecords = (capacity: number): IdRecords => {
       });
     };
     return {
-      // The one cast: a slot holds only what its column's `set` put there.
       get: (id) => records.get(id)?.[slot] as V | undefined,
       peek: (id) => records.peek(id)?.[slot] as V | undefined,
       set(id, value) {
@@ -87,7 +92,7 @@ export const createIdRecords = (capacity: number): IdRecords => {
   };
 
   return {
-    column<V>() {
+    column<V extends Kept>() {
       const slot = SLOTS[columns];
       if (slot === undefined) throw new Error(`an id table has at most ${SLOTS.length} columns`);
       columns += 1;

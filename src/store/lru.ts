@@ -40,9 +40,9 @@ export const createLru = <K, V>(capacity: number, { onEvict }: LruOptions<K, V> 
   //
   // A use of an entry placed within the last quarter of the capacity moves nothing: with many
   // users, each move writes to three nodes scattered through the heap (its neighbours and the
-  // newest), each a likely cache miss. An update that reads its id's record four times (id-records.ts:
-  // the flood window, the settings, the resume check, then 🔔/🔕) moves it at most once; with
-  // fewer active ids than a quarter of the capacity, reads move nothing at all.
+  // newest), each a likely cache miss. An update that reads its user's record three times
+  // (id-records.ts: the settings, the resume check, then 🔔/🔕; the flood window is a peek) moves
+  // it at most once; with fewer ids in use than a quarter of the capacity, reads move nothing.
   const nodes = new Map<K, Node<K, V>>();
   let oldest: Node<K, V> | null = null;
   let newest: Node<K, V> | null = null;

@@ -14,12 +14,18 @@ export type MemoryLimits = {
 };
 
 export type MemoryLimitsOptions = {
-  /** The most keys kept in each map; past it the oldest are forgotten (forgiven) first. */
+  /**
+   * The most quiet periods kept, and flood windows when `records` is not given; past it the
+   * oldest are forgotten (forgiven) first.
+   */
   maxKeys?: number;
   /**
    * The table the flood windows share with the other caches of the process (id-records.ts: an
    * update reads its user's window, settings and chat's watch state from one record); past its
-   * bound, the least recently used id is forgotten (its window forgiven) first.
+   * bound, the least recently used id is forgotten (its window forgiven) first. Every id counts
+   * toward that bound, strangers' (their settings are read before access is checked) and groups'
+   * too: a window is forgiven early only once about three quarters of the bound in other ids
+   * (75,000) came after its user's last update.
    */
   records?: IdRecords;
 };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { backoffDelay, pause, type Backoff } from '../backoff.ts';
 import { StoreOpenError, StoreUnavailableError } from './errors.ts';
+import { createIdRecords, ID_RECORDS } from './id-records.ts';
 import { StoreVersionError } from './migrations.ts';
 import { createPostgresCoordination } from './postgres-coordination.ts';
 import { failureReason, finalOpenError, isConnectionFailure, withPostgresErrors } from './postgres-errors.ts';
@@ -10,7 +11,6 @@ import { createPool, describeDatabase } from './postgres-pool.ts';
 import { createPostgresQueryStore } from './postgres-queries.ts';
 import { createPostgresSettingsStore } from './postgres-settings.ts';
 import { listenForSettings } from './postgres-settings-listener.ts';
-import { createIdRecords, ID_RECORDS } from './id-records.ts';
 import { cacheSettings } from './settings-cache.ts';
 import { createPostgresWatchStore } from './postgres-watches.ts';
 import { cacheWatches } from './watch-cache.ts';

@@ -4,9 +4,9 @@ import { andThen, type Awaitable, type SettingsStore, type UserSettings } from '
 
 // Every update reads its user's settings (and its group's language): kept in this process's
 // memory (id-records.ts: beside what the other caches keep for the same id), the least recently
-// used forgotten past a bound. "Nothing saved" is kept too: it is
-// the common case. Writes through this process update the cache; changes made elsewhere (another
-// replica) arrive through `forget`, and while they might go unheard the cache is suspended.
+// used forgotten past a bound. "Nothing saved" is kept too: it is the common case. Writes through
+// this process update the cache; changes made elsewhere (another replica) arrive through
+// `forget`, and while they might go unheard the cache is suspended.
 
 export type SettingsKind = 'user' | 'chat';
 

@@ -1,6 +1,12 @@
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { createIdRecords } from '../../src/store/id-records.ts';
-import { createLru } from '../../src/store/lru.ts';
+import { createMemoryLimits } from '../../src/store/memory-limits.ts';
+import { migrate } from '../../src/store/migrations.ts';
+import { cacheSettings } from '../../src/store/settings-cache.ts';
+import { createSqliteSettingsStore } from '../../src/store/sqlite-settings.ts';
+import { createSqliteWatchStore } from '../../src/store/sqlite-watches.ts';
+import { cacheWatches } from '../../src/store/watch-cache.ts';
 
 describe('the id records (one per user or chat id, shared by the caches)', () => {
   it('keeps one record per id, whichever columns hold a value for it', () => {
@@ -55,24 +61,34 @@ describe('the id records (one per user or chat id, shared by the caches)', () =>
     expect([names.peek(1), ages.peek(1), records.size, names.size, ages.size]).toEqual([undefined, undefined, 2, 2, 0]);
   });
 
-  it('has at most four columns', () => {
+  it('has at most four columns, and room for at least one id', () => {
     const records = createIdRecords(2);
     for (let i = 0; i < 4; i += 1) records.column();
     expect(() => records.column()).toThrow('at most 4 columns');
+    expect(() => createIdRecords(0)).toThrow('at least one id');
   });
-});
 
-describe('the LRU’s eviction hook', () => {
-  it('tells of each entry forgotten past the capacity, not of those deleted or swept', () => {
-    const evicted: Array<[string, number]> = [];
-    const lru = createLru<number, string>(2, { onEvict: (value, key) => evicted.push([value, key]) });
-    lru.set(1, 'a');
-    lru.set(2, 'b');
-    lru.delete(2);
-    lru.set(3, 'c');
-    lru.deleteWhere((value) => value === 'c');
-    lru.set(4, 'd');
-    lru.set(5, 'e');
-    expect(evicted).toEqual([['a', 1]]);
+  it('holds a user’s settings and flood window and their private chat’s watch state in one record, as the sqlite store shares it', async () => {
+    const db = new DatabaseSync(':memory:');
+    migrate(db);
+    const T0 = Date.UTC(2026, 0, 1);
+    const records = createIdRecords(100);
+    const settings = cacheSettings(createSqliteSettingsStore(db, () => T0), { records });
+    const watches = cacheWatches(createSqliteWatchStore(db), { records });
+    const limits = createMemoryLimits({ records });
+    // Private chats: the chat's id is its user's.
+    for (const id of [42, 43]) {
+      limits.hit(id, T0, 60_000);
+      await settings.settings.user(id);
+      await watches.watches.resumeChat(id);
+    }
+    expect([records.size, settings.size, watches.size]).toEqual([2, 2, 2]);
+    // The sweep forgives the windows and keeps the rest: a hit within the old window counts from 1 again.
+    limits.sweep(T0 + 60_000);
+    expect(limits.hit(42, T0 + 1, 60_000)).toBe(1);
+    // A suspension forgets the chats' watch state only.
+    watches.suspend();
+    expect([records.size, settings.size, watches.size]).toEqual([2, 2, 0]);
+    db.close();
   });
 });

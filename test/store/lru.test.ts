@@ -138,5 +138,17 @@ describe('the LRU', () => {
     expect(lru.size).toBe(1_000);
     expect(grown).toBeLessThan(2 * 1024 * 1024);
   });
-});
 
+  it('tells of each entry forgotten past the capacity, not of those deleted or swept', () => {
+    const evicted: Array<[string, number]> = [];
+    const lru = createLru<number, string>(2, { onEvict: (value, key) => evicted.push([value, key]) });
+    lru.set(1, 'a');
+    lru.set(2, 'b');
+    lru.delete(2);
+    lru.set(3, 'c');
+    lru.deleteWhere((value) => value === 'c');
+    lru.set(4, 'd');
+    lru.set(5, 'e');
+    expect(evicted).toEqual([['a', 1]]);
+  });
+});

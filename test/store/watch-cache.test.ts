@@ -1,8 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { createIdRecords } from '../../src/store/id-records.ts';
-import { createMemoryLimits } from '../../src/store/memory-limits.ts';
-import { cacheSettings } from '../../src/store/settings-cache.ts';
-import type { SettingsStore } from '../../src/store/store.ts';
 import { cacheWatches, type CachableWatchStore } from '../../src/store/watch-cache.ts';
 import type { AddWatchResult, Watch } from '../../src/store/watch-store.ts';
 import { CONTRACT, GROUP, KEY, newWatch, PRIVATE, T0 } from './watch-contract-support.ts';
@@ -197,32 +193,6 @@ describe('the watch cache', () => {
     const cache = cacheWatches(countingStore().store, { capacity: 100 });
     for (let chatId = 1; chatId <= 1_000; chatId += 1) await cache.watches.resumeChat(chatId);
     expect(cache.size).toBe(100);
-  });
-
-  it('keeps a chat’s state in the record its user’s settings and flood window are in, when the caches share one', async () => {
-    const records = createIdRecords(100);
-    const settings: SettingsStore = {
-      user: () => ({}),
-      setUserLocale: () => undefined,
-      setUserPageSize: () => undefined,
-      chatLocale: () => undefined,
-      setChatLocale: () => undefined,
-    };
-    const cachedSettings = cacheSettings(settings, { records });
-    const cache = cacheWatches(countingStore().store, { records });
-    const limits = createMemoryLimits({ records });
-    // Private chats: the chat's id is its user's.
-    for (const id of [PRIVATE, PRIVATE + 1]) {
-      limits.hit(id, T0, 60_000);
-      await cachedSettings.settings.user(id);
-      await cache.watches.resumeChat(id);
-    }
-    expect([records.size, cachedSettings.size, cache.size]).toEqual([2, 2, 2]);
-    // The sweep forgives the windows and keeps the rest; a suspension forgets the chats' state only.
-    limits.sweep(T0 + 60_000);
-    expect(limits.hit(PRIVATE, T0 + 60_000, 60_000)).toBe(1);
-    cache.suspend();
-    expect([records.size, cachedSettings.size, cache.size]).toEqual([2, 2, 0]);
   });
 
   it('answers at once in front of a store that does', () => {
