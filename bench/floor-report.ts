@@ -1,4 +1,6 @@
-import { SLICES_PER_SIDE, type BotName, type FloorOptions, type FloorResult, type Measured } from './floor.ts';
+import type { BotName, FloorOptions, Measured } from './floor-measure.ts';
+import type { FloorResult } from './floor.ts';
+import { SLICES_PER_SIDE } from './floor-users.ts';
 import { machine, nodeFlags } from './proc.ts';
 import type { Markers } from './sections.ts';
 
