@@ -8,11 +8,15 @@ import { createSqliteSettingsStore } from '../../src/store/sqlite-settings.ts';
 import { createSqliteWatchStore } from '../../src/store/sqlite-watches.ts';
 import { cacheWatches } from '../../src/store/watch-cache.ts';
 
+/** A table of the given bound with two columns. */
+const namesAndAges = (capacity: number) => {
+  const records = createIdRecords(capacity);
+  return { records, names: records.column<string>(), ages: records.column<number>() };
+};
+
 describe('the id records (one per user or chat id, shared by the caches)', () => {
   it('keeps one record per id, whichever columns hold a value for it', () => {
-    const records = createIdRecords(10);
-    const names = records.column<string>();
-    const ages = records.column<number>();
+    const { records, names, ages } = namesAndAges(10);
     names.set(1, 'a');
     ages.set(1, 30);
     ages.set(2, 40);
@@ -21,9 +25,7 @@ describe('the id records (one per user or chat id, shared by the caches)', () =>
   });
 
   it('forgets one column’s value without the others’, and the record once nothing is kept in it', () => {
-    const records = createIdRecords(10);
-    const names = records.column<string>();
-    const ages = records.column<number>();
+    const { records, names, ages } = namesAndAges(10);
     names.set(1, 'a');
     ages.set(1, 30);
     names.delete(1);
@@ -47,9 +49,7 @@ describe('the id records (one per user or chat id, shared by the caches)', () =>
   });
 
   it('forgets the least recently used id past its capacity, with every column’s value, and counts them out', () => {
-    const records = createIdRecords(2);
-    const names = records.column<string>();
-    const ages = records.column<number>();
+    const { records, names, ages } = namesAndAges(2);
     names.set(1, 'a');
     ages.set(1, 30);
     names.set(2, 'b');
