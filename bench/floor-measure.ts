@@ -38,8 +38,9 @@ export type FloorOptions = {
   warmUpMs: number;
   rate: number;
   users: number;
-  /** The distinct users of the many-users phase (each of `users` slots rotates over its share). */
+  /** The distinct users of the many-users side (each of `fewUsers` slots rotates over its share). */
   manyUsers: number;
+  /** The few-users side's users, and the slots (actions in flight) of both sides of a users pair. */
   fewUsers: number;
   concurrency: number;
   log: (line: string) => void;
@@ -62,12 +63,13 @@ export const takeUserIds = (count: number): number => {
   return first;
 };
 
-export type Load = { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean; maxActions?: number; firstUserId?: number; turns?: number[] };
+export type Load = { users: number; ms: number; rate?: number; distinct?: number; lookupsOnly?: boolean; turnsPerSlot?: number; firstUserId?: number; turns?: number[] };
 /** One stretch of load on one bot: its samples, and the CPU time the bot and this process spent. */
 export type Stretch = { samples: Sample[]; durationMs: number; actions: number; cpuMs: number; benchCpuMs: number };
 
 export const drive = async (api: LeanBotApi, child: Child, load: Load): Promise<Stretch> => {
-  // New users each phase, unless told to be the users of an earlier one.
+  // New users each phase (takeUserIds), unless given a first id: a users pair's warm-up and
+  // slices share the ids taken for their side.
   const firstUserId = load.firstUserId ?? takeUserIds(Math.max(load.users, load.distinct ?? 0));
   const pid = child.process.pid!;
   const cpuBefore = cpuMs(pid);
@@ -79,7 +81,7 @@ export const drive = async (api: LeanBotApi, child: Child, load: Load): Promise<
     ...(load.rate !== undefined && { ratePerSecond: load.rate }),
     ...(load.distinct !== undefined && { distinctUsers: load.distinct }),
     ...(load.lookupsOnly && { lookupsOnly: true }),
-    ...(load.maxActions !== undefined && { maxActions: load.maxActions }),
+    ...(load.turnsPerSlot !== undefined && { turnsPerSlot: load.turnsPerSlot }),
     ...(load.turns !== undefined && { turns: load.turns }),
   });
   const bench = process.cpuUsage(benchBefore);

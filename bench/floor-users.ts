@@ -18,12 +18,12 @@ export const SLICES_PER_SIDE = 6;
  * has load at a time; the other waits on its long poll.
  */
 export const usersPair = async (options: FloorOptions, portalUrl: string, pairNumber: number): Promise<{ few: UsersRun; many: UsersRun }> => {
-  const sides: Array<{ distinct: number; api: LeanBotApi; child: Child; firstUserId: number; turns: number[]; stretches: Stretch[] }> = [];
+  const sides: Array<{ role: 'few' | 'many'; distinct: number; api: LeanBotApi; child: Child; firstUserId: number; turns: number[]; stretches: Stretch[] }> = [];
   try {
     // Which goes first alternates pair by pair, in the warm-up as in the slices: the first warmed
     // up waits through the other's warm-up, and its portal cache is the older.
-    const distincts = pairNumber % 2 === 1 ? [options.fewUsers, options.manyUsers] : [options.manyUsers, options.fewUsers];
-    for (const distinct of distincts) {
+    const roles = [['few', options.fewUsers], ['many', options.manyUsers]] as const;
+    for (const [role, distinct] of pairNumber % 2 === 1 ? roles : roles.toReversed()) {
       const api = await startLeanBotApi();
       let child: Child;
       try {
@@ -33,11 +33,13 @@ export const usersPair = async (options: FloorOptions, portalUrl: string, pairNu
         throw error;
       }
       const firstUserId = takeUserIds(Math.max(options.fewUsers, distinct));
-      sides.push({ distinct, api, child, firstUserId, turns: Array.from({ length: options.fewUsers }, () => 0), stretches: [] });
-      // Warmed up with as many lookups as the many-users side has users, from this side's users:
-      // every one of the 20,000 has acted within the minute before the measurement (the flood
-      // limiter holds them all), and both sides start with the same portal cache.
-      await drive(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, maxActions: options.manyUsers, firstUserId });
+      sides.push({ role, distinct, api, child, firstUserId, turns: Array.from({ length: options.fewUsers }, () => 0), stretches: [] });
+      // Warmed up with as many lookups as the many-users side has users, from this side's users,
+      // each slot taking as many turns as a slot has users there: every one of the 20,000 acts
+      // once within the minute before the measurement (the flood limiter holds them all), and
+      // both sides start with the same portal cache.
+      const turnsPerSlot = Math.ceil(options.manyUsers / options.fewUsers);
+      await drive(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, turnsPerSlot, firstUserId });
     }
     const [a, b] = [sides[0]!, sides[1]!];
     const sliceMs = (options.seconds * 1000) / SLICES_PER_SIDE;
@@ -46,13 +48,13 @@ export const usersPair = async (options: FloorOptions, portalUrl: string, pairNu
       // The rotation goes on from slice to slice: every one of the 20,000 keeps its turn.
       side.stretches.push(await drive(side.api, side.child, { users: options.fewUsers, ms: sliceMs, distinct: side.distinct, lookupsOnly: true, firstUserId: side.firstUserId, turns: side.turns }));
     }
-    const measured = (distinct: number): UsersRun => {
-      const side = sides.find((candidate) => candidate.distinct === distinct)!;
+    const measured = (role: 'few' | 'many'): UsersRun => {
+      const side = sides.find((candidate) => candidate.role === role)!;
       const saturated = summarize(side.child, side.stretches);
       options.log(`  run ${pairNumber}, bot, ${side.distinct} distinct users: ${line(saturated)}`);
       return { users: options.fewUsers, distinct: side.distinct, saturated };
     };
-    return { few: measured(options.fewUsers), many: measured(options.manyUsers) };
+    return { few: measured('few'), many: measured('many') };
   } finally {
     // Each side stopped and closed whatever befell the other.
     await Promise.allSettled(

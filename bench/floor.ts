@@ -4,13 +4,14 @@ import { startLeanBotApi } from './bot-api.ts';
 import { BOTS, launch, line, measure, type BotName, type FloorOptions, type Measured } from './floor-measure.ts';
 import { usersPair, type UsersRun } from './floor-users.ts';
 import { startDelayedPortal } from './portal.ts';
+import type { Child } from './proc.ts';
 
 // Issue 14's scenario: the bot beside the two floors, the framework-free bot (bench/floor-bot.ts:
 // undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
 // fresh on its own lean Bot API (the same emulator) against one demo portal at 0 ms, taking turns
-// run after run (bench/floor-measure.ts); then the bot under the same saturated load from 100 users
-// and from 20,000 distinct users: pairs of fresh bots, one for each, measured in slices taking
-// turns (bench/floor-users.ts).
+// run after run (each started and measured through bench/floor-measure.ts); then the bot under
+// the same saturated load from 100 users and from 20,000 distinct users: pairs of fresh bots, one
+// for each, measured in slices taking turns (bench/floor-users.ts).
 
 export type BotRun = { paced: Measured; saturated: Measured };
 export type FloorResult = {
@@ -31,7 +32,7 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
       const byBot: Partial<Record<BotName, BotRun>> = {};
       for (const name of options.bots ?? BOTS) {
         const api = await startLeanBotApi();
-        let child;
+        let child: Child;
         try {
           child = await launch(name, options, api, portal.url, join(options.temp, `floor-${name}-${run}.log`));
         } catch (error) {

@@ -30,8 +30,8 @@ const random = (seed: number) => () => {
 /**
  * `users` actions in flight; with `distinctUsers` (more than `users`), each of those slots takes
  * its turns as a different user, in rotation over that many ids (slot i: ids i, i + users, …), so
- * the bot sees that many distinct users under the same load. With `maxActions`, the run ends
- * once that many actions have begun (or at `durationMs`).
+ * the bot sees that many distinct users under the same load. With `turnsPerSlot`, each slot
+ * stops after that many turns (or at `durationMs`): as many as its ids, and each user acts once.
  */
 export const runLoad = async (
   api: LeanBotApi,
@@ -44,7 +44,7 @@ export const runLoad = async (
     ratePerSecond?: number;
     distinctUsers?: number;
     lookupsOnly?: boolean;
-    maxActions?: number;
+    turnsPerSlot?: number;
     /** The turn each slot has reached, read and advanced in place: a run in slices goes on with each slot's rotation. */
     turns?: number[];
   },
@@ -69,14 +69,11 @@ export const runLoad = async (
   const turns = options.turns ?? Array.from({ length: options.users }, () => 0);
   /** Each user's last answer, the message its ◀ ▶ presses act on. */
   const lastOf = new Map<number, BotMessage>();
-  /** Actions begun by all slots: with `maxActions`, none begins past it. */
-  let started_ = 0;
   const slot = async (index: number) => {
     // This slot's ids: index, index + users, … below distinct; no other slot has them.
     const ids = Math.floor((distinct - 1 - index) / options.users) + 1;
     let nextAt = started + (intervalMs * index) / options.users;
-    while (performance.now() < deadline && started_ < (options.maxActions ?? Infinity)) {
-      started_ += 1;
+    for (let taken = 0; performance.now() < deadline && taken < (options.turnsPerSlot ?? Infinity); taken++) {
       if (intervalMs > 0) {
         // No slot left before the deadline: stop now rather than wait past it, which would
         // stretch the run and understate the rate.

@@ -49,12 +49,18 @@ describe('runLoad', () => {
     // Users come back: their second turn may press a button on their last answer.
     expect(result.samples.some((sample) => sample.kind === 'page')).toBe(true);
   });
+  it('has each user act once when each slot takes as many turns as it has users', async () => {
+    const fake = fakeApi();
+    const result = await runLoad(fake.api, { users: 4, durationMs: 5_000, firstUserId: 1000, distinctUsers: 40, turnsPerSlot: 10, lookupsOnly: true });
+    expect([fake.seen.size, result.actions, fake.overlaps()]).toEqual([40, 40, 0]);
+  });
+
   it('goes on with each slot’s rotation from one run to the next when given the turns to carry', async () => {
     const turns = [0, 0, 0, 0];
     const first = fakeApi();
-    await runLoad(first.api, { users: 4, durationMs: 1_000, firstUserId: 1000, distinctUsers: 40, maxActions: 8, turns });
+    await runLoad(first.api, { users: 4, durationMs: 1_000, firstUserId: 1000, distinctUsers: 40, turnsPerSlot: 2, turns });
     const second = fakeApi();
-    await runLoad(second.api, { users: 4, durationMs: 1_000, firstUserId: 1000, distinctUsers: 40, maxActions: 8, turns });
+    await runLoad(second.api, { users: 4, durationMs: 1_000, firstUserId: 1000, distinctUsers: 40, turnsPerSlot: 2, turns });
     const ids = (from: number) => Array.from({ length: 8 }, (_, i) => from + i);
     expect([...first.seen].sort((a, b) => a - b)).toEqual(ids(1000));
     expect([...second.seen].sort((a, b) => a - b)).toEqual(ids(1008));
