@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LeanBotApi } from './bot-api.ts';
+import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
 import { percentile, runLoad, type Sample } from './load.ts';
 import { PORTAL_TOKEN } from './portal.ts';
 import { botEnv } from './bot-env.ts';
@@ -116,7 +116,7 @@ export const summarize = (child: Child, stretches: Stretch[]): Measured => {
 export const measure = async (api: LeanBotApi, child: Child, load: Load): Promise<Measured> => summarize(child, [await drive(api, child, load)]);
 
 /** Starts one bot with an update waiting and returns once it has answered it. */
-export const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, portalUrl: string, logFile: string): Promise<Child> => {
+const launch = async (name: BotName, options: FloorOptions, api: LeanBotApi, portalUrl: string, logFile: string): Promise<Child> => {
   const answered = new Promise<boolean>((resolve) => api.onAnswer(() => resolve(true)));
   api.say(1, '/order 0007300100');
   const env: Record<string, string> = { BOT_TOKEN: api.token, TELEGRAM_API_ROOT: api.apiRoot, PORTAL_URL: portalUrl, PORTAL_TOKEN };
@@ -140,6 +140,29 @@ export const launch = async (name: BotName, options: FloorOptions, api: LeanBotA
     throw new Error(`${name} did not answer (exited or 30 s):\n${child.stderr()}`);
   }
   return child;
+};
+
+/** A bot on a lean Bot API of its own. */
+export type Running = { api: LeanBotApi; child: Child };
+
+/** Starts a lean Bot API and one bot on it, answered once; the API is closed if the bot does not answer. */
+export const startBot = async (name: BotName, options: FloorOptions, portalUrl: string, logFile: string): Promise<Running> => {
+  const api = await startLeanBotApi();
+  try {
+    return { api, child: await launch(name, options, api, portalUrl, logFile) };
+  } catch (error) {
+    await api.close();
+    throw error;
+  }
+};
+
+/** Stops the bot, then closes its Bot API whatever the stop did. */
+export const stopBot = async ({ api, child }: Running): Promise<void> => {
+  try {
+    await child.stop();
+  } finally {
+    await api.close();
+  }
 };
 
 export const line = (m: Measured) =>

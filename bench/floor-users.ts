@@ -1,7 +1,5 @@
 import { join } from 'node:path';
-import { startLeanBotApi, type LeanBotApi } from './bot-api.ts';
-import { drive, launch, line, summarize, takeUserIds, type FloorOptions, type Measured, type Stretch } from './floor-measure.ts';
-import type { Child } from './proc.ts';
+import { drive, line, startBot, stopBot, summarize, takeUserIds, type FloorOptions, type Measured, type Running, type Stretch } from './floor-measure.ts';
 
 // The floor bench's users phase (bench/floor.ts): the bot under the same saturated load from 100
 // users and from 20,000 distinct users.
@@ -18,27 +16,20 @@ export const SLICES_PER_SIDE = 6;
  * has load at a time; the other waits on its long poll.
  */
 export const usersPair = async (options: FloorOptions, portalUrl: string, pairNumber: number): Promise<{ few: UsersRun; many: UsersRun }> => {
-  const sides: Array<{ role: 'few' | 'many'; distinct: number; api: LeanBotApi; child: Child; firstUserId: number; turns: number[]; stretches: Stretch[] }> = [];
+  const sides: Array<Running & { role: 'few' | 'many'; distinct: number; firstUserId: number; turns: number[]; stretches: Stretch[] }> = [];
   try {
     // Which goes first alternates pair by pair, in the warm-up as in the slices: the first warmed
     // up waits through the other's warm-up, and its portal cache is the older.
     const roles = [['few', options.fewUsers], ['many', options.manyUsers]] as const;
+    const turnsPerSlot = Math.ceil(options.manyUsers / options.fewUsers);
     for (const [role, distinct] of pairNumber % 2 === 1 ? roles : roles.toReversed()) {
-      const api = await startLeanBotApi();
-      let child: Child;
-      try {
-        child = await launch('bot', options, api, portalUrl, join(options.temp, `users-${distinct}-${pairNumber}.log`));
-      } catch (error) {
-        await api.close();
-        throw error;
-      }
+      const { api, child } = await startBot('bot', options, portalUrl, join(options.temp, `users-${distinct}-${pairNumber}.log`));
       const firstUserId = takeUserIds(Math.max(options.fewUsers, distinct));
       sides.push({ role, distinct, api, child, firstUserId, turns: Array.from({ length: options.fewUsers }, () => 0), stretches: [] });
       // Warmed up with as many lookups as the many-users side has users, from this side's users,
       // each slot taking as many turns as a slot has users there: every one of the 20,000 acts
       // once within the minute before the measurement (the flood limiter holds them all), and
       // both sides start with the same portal cache.
-      const turnsPerSlot = Math.ceil(options.manyUsers / options.fewUsers);
       await drive(api, child, { users: options.fewUsers, ms: 60_000, distinct, lookupsOnly: true, turnsPerSlot, firstUserId });
     }
     const [a, b] = [sides[0]!, sides[1]!];
@@ -57,14 +48,6 @@ export const usersPair = async (options: FloorOptions, portalUrl: string, pairNu
     return { few: measured('few'), many: measured('many') };
   } finally {
     // Each side stopped and closed whatever befell the other.
-    await Promise.allSettled(
-      sides.map(async (side) => {
-        try {
-          await side.child.stop();
-        } finally {
-          await side.api.close();
-        }
-      }),
-    );
+    await Promise.allSettled(sides.map(stopBot));
   }
 };

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startLeanBotApi } from './bot-api.ts';
-import { BOTS, launch, line, measure, type BotName, type FloorOptions, type Measured } from './floor-measure.ts';
+import { BOTS, line, measure, startBot, stopBot, type BotName, type FloorOptions, type Measured } from './floor-measure.ts';
 import { usersPair, type UsersRun } from './floor-users.ts';
 import { startDelayedPortal } from './portal.ts';
-import type { Child } from './proc.ts';
 
 // Issue 14's scenario: the bot beside the two floors, the framework-free bot (bench/floor-bot.ts:
 // undici, one portal GET and one sendMessage per update) and the bare Telegraf bot, each started
@@ -31,14 +29,8 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
     for (let run = 1; run <= options.runs; run++) {
       const byBot: Partial<Record<BotName, BotRun>> = {};
       for (const name of options.bots ?? BOTS) {
-        const api = await startLeanBotApi();
-        let child: Child;
-        try {
-          child = await launch(name, options, api, portal.url, join(options.temp, `floor-${name}-${run}.log`));
-        } catch (error) {
-          await api.close();
-          throw error;
-        }
+        const bot = await startBot(name, options, portal.url, join(options.temp, `floor-${name}-${run}.log`));
+        const { api, child } = bot;
         try {
           await measure(api, child, { users, ms: warmUpMs, rate });
           const paced = await measure(api, child, { users, ms: seconds * 1000, rate });
@@ -46,8 +38,7 @@ export const runFloorBench = async (options: FloorOptions): Promise<FloorResult>
           log(`  run ${run}, ${name}: paced ${rate}/s ${line(paced)}; saturated ${line(saturated)}`);
           byBot[name] = { paced, saturated };
         } finally {
-          await child.stop();
-          await api.close();
+          await stopBot(bot);
         }
       }
       result.runs.push(byBot as Record<BotName, BotRun>);
