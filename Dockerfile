@@ -43,4 +43,4 @@ USER node
 # memory, which on a large host lets it grow to several hundred MB; the two WebAssembly flags keep
 # undici's HTTP parser on V8's baseline compiler (its optimizing tier-up left megabytes of compiler
 # memory behind; Liftoff costs about 1 % more CPU): see BENCHMARKS.md and README.
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up", "dist/main.js"]
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up", "--no-allocation-site-pretenuring", "dist/main.js"]

@@ -48,21 +48,16 @@ export const machine = () => {
 
 export type Child = { process: ChildProcess; stderr: () => string; stop(): Promise<number | null> };
 
+/** The entry point `npm start` runs (dist/main.js, built from src/ by its prestart step: see bench/run.ts). */
+export const botScript = (): string => startArgs().at(-1)!;
+
 /**
  * node's flags in `npm start`, so both bots run with the V8 settings production runs with;
  * BENCH_NODE_FLAGS replaces them to try others ("" for node's defaults).
  */
-/** The entry point `npm start` runs (dist/main.js, built from src/ by its prestart step: see bench/run.ts). */
-export const botScript = (): string => startArgs().at(-1)!;
-
 export const nodeFlags = (): string[] =>
   process.env.BENCH_NODE_FLAGS === undefined ? startArgs().slice(0, -1) : process.env.BENCH_NODE_FLAGS.split(/\s+/).filter(Boolean);
 
-/**
- * Spawns `node <flags> <script>` with only the environment given (and PATH, HOME): a variable
- * of the shell that runs the benchmark cannot change what is measured. Its standard error (the bot's log) goes to a file, not a pipe
- * the busy benchmark process would have to drain: a full pipe would block the bot's log writes.
- */
 /**
  * A benchmark's own .ts bot (the floor and bare bots) as plain JavaScript beside it in .built/, so
  * that every bot runs without Node's TypeScript stripper (about 17 MB), as the bot itself does.
@@ -75,6 +70,11 @@ const asJavaScript = (script: string): string => {
   return target;
 };
 
+/**
+ * Spawns `node <flags> <script>` with only the environment given (and PATH, HOME): a variable
+ * of the shell that runs the benchmark cannot change what is measured. Its standard error (the bot's log) goes to a file, not a pipe
+ * the busy benchmark process would have to drain: a full pipe would block the bot's log writes.
+ */
 export const start = (script: string, env: Record<string, string>, logFile: string): Child => {
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeFlags(), asJavaScript(script)], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env }, stdio: ['ignore', 'ignore', log] });

@@ -32,6 +32,25 @@ const wasmCompiles = (flags: string[]): { liftoff: number; turbofan: number } =>
   return { liftoff: count('Liftoff'), turbofan: count('TurboFan') };
 };
 
+/**
+ * Object literals from one site, most kept alive while the young generation is at its largest: the
+ * pattern from which V8 decides to allocate a site's objects in the old generation from then on.
+ */
+const PRETENURE_PROBE = `
+const keep = [];
+const make = (i) => ({ id: i, tags: [i, i + 1], name: 'n' + i });
+for (let round = 0; round < 400; round++) {
+  for (let i = 0; i < 5000; i++) keep.push(make(i));
+  if (keep.length > 400000) keep.length = 0;
+}
+`;
+
+/** How many allocation sites V8 decided to pretenure while the probe ran with these flags. */
+const pretenured = (flags: string[]): number =>
+  runNodeProbe([...flags, '--trace-pretenuring-statistics', '--input-type=module', '-e', PRETENURE_PROBE])
+    .split('\n')
+    .filter((line) => line.includes('=> tenure')).length;
+
 describe('the start command', () => {
   it('is the same in the Dockerfile as in npm start', () => {
     const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(`${ROOT}Dockerfile`, 'utf8'))?.[1];
@@ -53,5 +72,12 @@ describe('the start command', () => {
     expect(withStartFlags.turbofan).toBe(0);
     // The control: without the two tiering flags, the same run tiers llhttp up.
     expect(wasmCompiles(flags.filter((flag) => !flag.startsWith('--no-wasm-'))).turbofan).toBeGreaterThan(0);
+  });
+
+  it("keeps V8 from pretenuring allocation sites: a decision from one scavenge would send a hot site's objects to the old generation for good", () => {
+    const flags = startArgs().slice(0, -1);
+    expect(pretenured(flags)).toBe(0);
+    // The control: without the flag, the same run pretenures sites.
+    expect(pretenured(flags.filter((flag) => flag !== '--no-allocation-site-pretenuring'))).toBeGreaterThan(0);
   });
 });
