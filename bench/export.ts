@@ -98,6 +98,7 @@ export const runExportBench = async ({ orders, positions, scenarios, runs, root 
   const env = { ...botEnv(api, portal.url, join(temp, 'data')), LOG_LEVEL: 'info' };
   const child = start(join(root, botScript()), env, logFile);
   const pid = child.process.pid!;
+  const exited = new Promise<void>((resolve) => child.process.once('exit', () => resolve()));
   const results: ExportRun[] = [];
   try {
     await api.waitForPolling({ timeoutMs: 30_000 });
@@ -111,15 +112,15 @@ export const runExportBench = async ({ orders, positions, scenarios, runs, root 
         const requestsBefore = portal.state.requests;
         const auditsBefore = audits(logFile).length;
         let peak = rssMb(pid);
-        const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), SAMPLE_MS);
+        // A bot that dies meanwhile (out of memory, say) ends the run with its log, not a read of its gone /proc entry.
+        const sampler = setInterval(() => child.process.exitCode === null && child.process.signalCode === null && (peak = Math.max(peak, rssMb(pid))), SAMPLE_MS);
         const started = performance.now();
         for (const user of users) api.sendText({ from: user, text: `/export order status bench-${(value += 1)}` });
-        const documents = await api.waitFor(
-          () => users.every((user) => api.documentsIn(user.id).length > 0) && users.map((user) => api.documentsIn(user.id)[0]!),
-          { timeoutMs: 300_000 },
-        );
+        const documents = await Promise.race([
+          api.waitFor(() => users.every((user) => api.documentsIn(user.id).length > 0) && users.map((user) => api.documentsIn(user.id)[0]!), { timeoutMs: 300_000 }),
+          exited.then(() => Promise.reject(new Error(`the bot exited during the export:\n${child.stderr().slice(-3_000)}`))),
+        ]).finally(() => clearInterval(sampler));
         const seconds = (performance.now() - started) / 1000;
-        clearInterval(sampler);
         const workbook = new ExcelJS.Workbook();
         await workbook.xlsx.read(Readable.from([documents[0]!.bytes]));
         results.push({

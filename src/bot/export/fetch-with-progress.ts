@@ -29,10 +29,17 @@ export const fetchWithProgress = async (
   progress: (done: number, wanted: number) => void,
   signal?: AbortSignal,
 ): Promise<ExportRecords> => {
-  // A page the portal holds does not hold a stopping bot: the wait for it ends at the abort.
-  const aborted = new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true }));
-  aborted.catch(() => undefined);
-  const unlessAborted = <P>(pending: Promise<P>): Promise<P> => (signal === undefined ? pending : Promise.race([pending, aborted]));
+  // A page the portal holds does not hold a stopping bot: the wait for it ends at the abort. The
+  // listener goes with the page: `signal` lives as long as the bot, and what a listener left on it
+  // reaches (a race's promise, and through it the page it settled with) would live as long.
+  const unlessAborted = <P>(pending: Promise<P>): Promise<P> => {
+    if (signal === undefined) return pending;
+    return new Promise<P>((resolve, reject) => {
+      const stop = () => reject(signal.reason);
+      signal.addEventListener('abort', stop, { once: true });
+      pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
+  };
   const counting = (client: PortalClient): PortalClient => {
     let done = 0;
     const counted = <P extends { items: unknown[]; total: number }>(page: P): P => {
