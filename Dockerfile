@@ -42,5 +42,7 @@ USER node
 # The V8 flags size the heap for this bot (live heap about 25 MB) instead of from the host's
 # memory, which on a large host lets it grow to several hundred MB; the two WebAssembly flags keep
 # undici's HTTP parser on V8's baseline compiler (its optimizing tier-up left megabytes of compiler
-# memory behind; Liftoff costs about 1 % more CPU): see BENCHMARKS.md and README.
+# memory behind; Liftoff costs about 1 % more CPU); the last keeps V8 from allocating an object
+# literal's objects in the old generation on the evidence of one scavenge, which sent some
+# processes into a costly GC mode for their whole life: see BENCHMARKS.md and README.
 CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up", "--no-allocation-site-pretenuring", "dist/main.js"]

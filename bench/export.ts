@@ -98,7 +98,11 @@ export const runExportBench = async ({ orders, positions, scenarios, runs, root 
   const env = { ...botEnv(api, portal.url, join(temp, 'data')), LOG_LEVEL: 'info' };
   const child = start(join(root, botScript()), env, logFile);
   const pid = child.process.pid!;
-  const exited = new Promise<void>((resolve) => child.process.once('exit', () => resolve()));
+  // A bot that dies (out of memory, say) ends the run with its log, not a read of its gone /proc entry.
+  const alive = () => child.process.exitCode === null && child.process.signalCode === null;
+  const died = () => new Error(`the bot exited during the export benchmark:\n${child.stderr().slice(-3_000)}`);
+  const exited = new Promise<never>((_, reject) => child.process.once('exit', () => reject(died())));
+  exited.catch(() => undefined);
   const results: ExportRun[] = [];
   try {
     await api.waitForPolling({ timeoutMs: 30_000 });
@@ -111,15 +115,22 @@ export const runExportBench = async ({ orders, positions, scenarios, runs, root 
         const users = Array.from({ length: parallel }, () => api.createUser({ language_code: 'ru' }));
         const requestsBefore = portal.state.requests;
         const auditsBefore = audits(logFile).length;
+        if (!alive()) throw died();
         let peak = rssMb(pid);
-        // A bot that dies meanwhile (out of memory, say) ends the run with its log, not a read of its gone /proc entry.
-        const sampler = setInterval(() => child.process.exitCode === null && child.process.signalCode === null && (peak = Math.max(peak, rssMb(pid))), SAMPLE_MS);
         const started = performance.now();
         for (const user of users) api.sendText({ from: user, text: `/export order status bench-${(value += 1)}` });
-        const documents = await Promise.race([
-          api.waitFor(() => users.every((user) => api.documentsIn(user.id).length > 0) && users.map((user) => api.documentsIn(user.id)[0]!), { timeoutMs: 300_000 }),
-          exited.then(() => Promise.reject(new Error(`the bot exited during the export:\n${child.stderr().slice(-3_000)}`))),
-        ]).finally(() => clearInterval(sampler));
+        const sampler = setInterval(() => {
+          if (alive()) peak = Math.max(peak, rssMb(pid));
+        }, SAMPLE_MS);
+        let documents: Awaited<ReturnType<typeof api.documentsIn>>;
+        try {
+          documents = await Promise.race([
+            api.waitFor(() => users.every((user) => api.documentsIn(user.id).length > 0) && users.map((user) => api.documentsIn(user.id)[0]!), { timeoutMs: 300_000 }),
+            exited,
+          ]);
+        } finally {
+          clearInterval(sampler);
+        }
         const seconds = (performance.now() - started) / 1000;
         const workbook = new ExcelJS.Workbook();
         await workbook.xlsx.read(Readable.from([documents[0]!.bytes]));

@@ -45,7 +45,7 @@ for (let round = 0; round < 400; round++) {
 }
 `;
 
-/** How many allocation sites V8 decided to pretenure while the probe ran with these flags. */
+/** How many decisions to pretenure an allocation site V8 traced while the probe ran with these flags. */
 const pretenured = (flags: string[]): number =>
   runNodeProbe([...flags, '--trace-pretenuring-statistics', '--input-type=module', '-e', PRETENURE_PROBE])
     .split('\n')
@@ -74,7 +74,7 @@ describe('the start command', () => {
     expect(wasmCompiles(flags.filter((flag) => !flag.startsWith('--no-wasm-'))).turbofan).toBeGreaterThan(0);
   });
 
-  it("keeps V8 from pretenuring allocation sites: a decision from one scavenge would send a hot site's objects to the old generation for good", () => {
+  it("keeps V8 from pretenuring allocation sites: a decision from one scavenge would send a hot site's objects to the old generation from then on", () => {
     const flags = startArgs().slice(0, -1);
     expect(pretenured(flags)).toBe(0);
     // The control: without the flag, the same run pretenures sites.

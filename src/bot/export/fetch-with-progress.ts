@@ -29,15 +29,27 @@ export const fetchWithProgress = async (
   progress: (done: number, wanted: number) => void,
   signal?: AbortSignal,
 ): Promise<ExportRecords> => {
-  // A page the portal holds does not hold a stopping bot: the wait for it ends at the abort. The
-  // listener goes with the page: `signal` lives as long as the bot, and what a listener left on it
-  // reaches (a race's promise, and through it the page it settled with) would live as long.
-  const unlessAborted = <P>(pending: Promise<P>): Promise<P> => {
-    if (signal === undefined) return pending;
+  // A page the portal holds does not hold a stopping bot: the wait for it ends at the abort. A
+  // stopping bot asks for no further page. The listener goes when its page settles: `signal`
+  // lives as long as the bot, and whatever a listener left on it reaches (the wait, and through it
+  // the page) would live as long.
+  const unlessAborted = <P>(request: () => Promise<P>): Promise<P> => {
+    if (signal === undefined) return request();
+    signal.throwIfAborted();
     return new Promise<P>((resolve, reject) => {
       const stop = () => reject(signal.reason);
+      const off = () => signal.removeEventListener('abort', stop);
       signal.addEventListener('abort', stop, { once: true });
-      pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+      request().then(
+        (page) => {
+          off();
+          resolve(page);
+        },
+        (error: unknown) => {
+          off();
+          reject(error);
+        },
+      );
     });
   };
   const counting = (client: PortalClient): PortalClient => {
@@ -50,8 +62,8 @@ export const fetchWithProgress = async (
       return page;
     };
     return {
-      listOrders: async (q, paging) => counted(await unlessAborted(client.listOrders(q, paging))),
-      listSpecifications: async (q, paging) => counted(await unlessAborted(client.listSpecifications(q, paging))),
+      listOrders: async (q, paging) => counted(await unlessAborted(() => client.listOrders(q, paging))),
+      listSpecifications: async (q, paging) => counted(await unlessAborted(() => client.listSpecifications(q, paging))),
     };
   };
   try {

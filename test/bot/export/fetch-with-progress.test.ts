@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchWithProgress } from '../../../src/bot/export/fetch-with-progress.ts';
 import { parseConfig } from '../../../src/config.ts';
 import { sendJson } from '../../../src/http/respond.ts';
-import { createPortalClient } from '../../../src/portal/client.ts';
+import { createPortalClient, type PortalClient } from '../../../src/portal/client.ts';
 import { composePortal } from '../../../src/portal/resilience/compose.ts';
-import type { PortalClient } from '../../../src/portal/client.ts';
 import { PortalPagesMovedError } from '../../../src/watch/fetch-all.ts';
 
 // The records of an export from a portal with a large synthetic set of orders (the test portal's
@@ -90,7 +89,29 @@ describe('fetchWithProgress', () => {
     Object.assign(state, { orders: 46, first: -1 });
     await expect(fetchWithProgress({ ...resilient.bulk, fresh: undefined }, query, 1000, () => undefined, stopping.signal)).rejects.toBeInstanceOf(PortalPagesMovedError);
     expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
+
+    // A page that fails: its listener goes too.
+    const failure = new Error('the portal is down');
+    const failing: PortalClient = { listOrders: () => Promise.reject(failure), listSpecifications: () => Promise.reject(failure) };
+    await expect(fetchWithProgress(failing, query, 1000, () => undefined, stopping.signal)).rejects.toBe(failure);
+    expect(getEventListeners(stopping.signal, 'abort')).toHaveLength(0);
     expect(stopping.signal.aborted).toBe(false);
+  });
+
+  it('asks for no page once the bot stops', async () => {
+    const stopping = new AbortController();
+    const reason = new Error('the bot stops');
+    stopping.abort(reason);
+    let asked = 0;
+    const counting: PortalClient = {
+      listOrders: () => {
+        asked += 1;
+        return new Promise<never>(() => undefined);
+      },
+      listSpecifications: () => new Promise<never>(() => undefined),
+    };
+    await expect(fetchWithProgress(counting, query, 1000, () => undefined, stopping.signal)).rejects.toBe(reason);
+    expect(asked).toBe(0);
   });
 
   it('ends the wait for a page the portal holds when the bot stops, with the stop as the reason', async () => {
