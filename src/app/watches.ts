@@ -15,6 +15,7 @@ import type { WatchStore } from '../store/watch-store.ts';
 import { createPoller } from '../watch/poller.ts';
 import { createSender } from '../watch/sender.ts';
 import { isGroupChat } from '../watch/send-limits.ts';
+import { repeat } from './repeat.ts';
 
 /** Watched queries polled at once: two of the portal's connections at most, so user lookups come first. */
 export const WATCH_POLL_CONCURRENCY = 2;
@@ -127,31 +128,6 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
         pause(graceMs, deadline.signal),
       ]);
       deadline.abort();
-    },
-  };
-};
-
-/** Runs `step` every `everyMs`, never two at once; `run()` starts one now if none is under way. */
-const repeat = (step: () => Promise<unknown>, everyMs: number, logger: Logger) => {
-  let current: Promise<void> | undefined;
-  let stopped = false;
-  const run = () => {
-    if (current !== undefined || stopped) return;
-    current = step()
-      // The store or Telegram failed this time: the next round tries again.
-      .then(
-        () => undefined,
-        (error: unknown) => logger.error({ err: error }, 'watches: a round failed'),
-      )
-      .finally(() => (current = undefined));
-  };
-  const timer = setInterval(run, everyMs);
-  return {
-    run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await current;
     },
   };
 };
