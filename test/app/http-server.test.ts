@@ -1,23 +1,11 @@
-import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer } from '../../src/app/http-server.ts';
 import type { HttpServer, Readiness } from '../../src/app/http-server.ts';
 import { createMetricsRegistry } from '../../src/metrics/registry.ts';
+import { captureLogs } from '../support/logs.ts';
 
 const SECRET = 'webhook-secret_0123456789';
 const PATH = '/telegram/hook';
-
-const captureLogger = () => {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'debug' }, stream), lines };
-};
 
 const deferred = () => {
   let resolve!: () => void;
@@ -32,7 +20,7 @@ afterEach(async () => {
 });
 
 const start = async (options: { readiness?: () => Readiness; handleUpdate?: (update: unknown) => Promise<void>; answerWithinMs?: number } = {}) => {
-  const { logger, lines } = captureLogger();
+  const { logger, lines } = captureLogs();
   const metrics = createMetricsRegistry();
   metrics.counter({ name: 'hits_total', help: 'Hits.' }).inc({}, 2);
   const handled: unknown[] = [];

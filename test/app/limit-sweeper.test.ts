@@ -1,7 +1,7 @@
-import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
+import { captureLogs } from '../support/logs.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const stops: Array<() => void> = [];
@@ -9,18 +9,13 @@ afterEach(() => {
   for (const stop of stops.splice(0)) stop();
 });
 
-const createLogs = () => {
-  const lines: Array<Record<string, unknown>> = [];
-  return { lines, logger: pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) }) };
-};
-
 describe('startLimitSweeper', () => {
   it('sweeps on its timer, with the time of each sweep, and stops when told', async () => {
     const swept: number[] = [];
     let time = 1_000;
     const sweeper = startLimitSweeper({
       limits: { sweep: (now) => void swept.push(now) },
-      logger: createLogs().logger,
+      logger: captureLogs().logger,
       everyMs: 10,
       now: () => (time += 1_000),
     });
@@ -35,7 +30,7 @@ describe('startLimitSweeper', () => {
   });
 
   it('logs a failed sweep and goes on sweeping', async () => {
-    const logs = createLogs();
+    const logs = captureLogs();
     let calls = 0;
     const sweeper = startLimitSweeper({
       limits: {
@@ -66,7 +61,7 @@ describe('startLimitSweeper', () => {
           running -= 1;
         },
       },
-      logger: createLogs().logger,
+      logger: captureLogs().logger,
       everyMs: 5,
     });
     stops.push(sweeper.stop);

@@ -1,19 +1,7 @@
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { repeat } from '../../src/app/repeat.ts';
-
-/** A logger whose lines are kept, parsed. */
-const recordingLogger = () => {
-  const lines: Array<{ msg: string; err?: { message: string } }> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
-      done();
-    },
-  });
-  return { logger: pino({ level: 'info' }, stream), lines };
-};
+import { captureLogs } from '../support/logs.ts';
 
 /** A step whose rounds end when the test says so. */
 const controlledStep = () => {
@@ -75,7 +63,7 @@ describe('repeat', () => {
   });
 
   it('logs a failed round and goes on', async () => {
-    const { logger, lines } = recordingLogger();
+    const { logger, lines } = captureLogs('info');
     let calls = 0;
     const rounding = repeat(
       async () => {

@@ -8,6 +8,7 @@ import type { ChangeSet } from '../../src/watch/changes.ts';
 import { createSender, type SenderOptions } from '../../src/watch/sender.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';
 import { useTempDirs } from '../store/support.ts';
+import { captureLogs } from '../support/logs.ts';
 
 // The sender on the real sqlite store; Telegram's side is the function it sends through, failing
 // as Telegram does.
@@ -123,8 +124,7 @@ describe('the notification sender', () => {
   });
 
   it('moves the watches of a group that became a supergroup, and sends it there at once', async () => {
-    const logs: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) });
+    const { logger, lines: logs } = captureLogs('info');
     const s = sender({ logger });
     fail.push(new TelegramError({ error_code: 400, description: 'Bad Request: group chat was upgraded to a supergroup chat', parameters: { migrate_to_chat_id: -1005 } }));
     await s.tick();

@@ -1,9 +1,9 @@
-import { pino } from 'pino';
 import type { MiddlewareFn } from 'telegraf';
 import type { BotContext } from '../../../src/bot/context.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import type { LimitStore } from '../../../src/store/store.ts';
+import { captureLogs } from '../../support/logs.ts';
 
 // Updates as the limiters read them, and what the bot said back: enough of Telegraf's context for
 // the access and flood middlewares, which only reply, answer presses and call `next`.
@@ -66,8 +66,7 @@ export const createChats = () => {
 
 /** A logger whose lines the test reads. */
 export const createLogs = () => {
-  const lines: Array<Record<string, unknown>> = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const { logger, lines } = captureLogs();
   return { logger, warnings: () => lines.filter((line) => line.level === 40) };
 };
 
