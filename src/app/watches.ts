@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
 import type { Telegram } from 'telegraf';
-import { isAllowedUser, type AccessOptions } from '../bot/middleware/access.ts';
+import { mayWatchIn, type AccessOptions } from '../bot/middleware/access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
 import { createFormatter } from '../format.ts';
@@ -67,7 +67,8 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
     concurrency: WATCH_POLL_CONCURRENCY,
     leaseMs: pollLeaseMs(config.watch.maxRecords, config.portal.timeoutMs),
     onSlotFree: () => polls.run(),
-    isAllowed: (watch) => isAllowedUser(config.access, watch.createdBy, watch.chatId),
+    // Notifications speak to the whole chat: a group's own place on the list decides, not who made the watch.
+    isAllowed: (watch) => mayWatchIn(config.access, watch.chatId),
     now,
     events: {
       polled: (outcome: string) => metrics?.watchPolls.inc({ outcome }),
@@ -83,6 +84,7 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
     render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
     localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,
+    isAllowed: (chatId) => mayWatchIn(config.access, chatId),
     owner,
     leaseMs: SEND_LEASE_MS,
     batch: SEND_BATCH,

@@ -29,6 +29,8 @@ export type SenderOptions = {
   /** The language to speak, chosen at send time (the group's as it is now); default: the notification's own. */
   localeOf?: (notification: Notification) => Awaitable<Locale>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Whether the chat may still have watches: one that may not gets nothing, and its watches go. */
+  isAllowed?: (chatId: number) => boolean;
   owner: string;
   leaseMs: number;
   /** Notifications claimed at a time. */
@@ -51,6 +53,7 @@ const RETRY = { baseMs: 1_000, maxMs: 5 * 60_000 };
  * forgotten only once Telegram accepted it, so a crash between sending and recording may repeat
  * that one message, and a graceful stop repeats nothing. One notification that cannot be
  * rendered is dropped, and a store failure for one leaves it to its lease: neither stops the batch.
+ * A chat that may no longer have watches gets nothing: its watches and notifications go.
  */
 export const createSender = ({
   store,
@@ -58,6 +61,7 @@ export const createSender = ({
   render,
   localeOf = (notification) => notification.locale,
   logger,
+  isAllowed = () => true,
   owner,
   leaseMs,
   batch,
@@ -101,6 +105,12 @@ export const createSender = ({
   };
 
   const deliver = async (claimed: Notification): Promise<void> => {
+    if (!isAllowed(claimed.chatId)) {
+      await store.removeChat(claimed.chatId);
+      logger.info({ audit: true, ...ids(claimed) }, 'watches removed: the chat may no longer use the bot');
+      events?.outcome('dropped');
+      return;
+    }
     const changes = readStored(changeSetSchema, claimed.changes);
     if (changes === undefined) {
       logger.error(ids(claimed), 'a pending notification cannot be read: dropped');
