@@ -23,9 +23,12 @@ export const WATCH_POLL_CONCURRENCY = 2;
 const TICK_MS = 1_000;
 /** How often the watch gauges are brought up to date. */
 const GAUGES_MS = 15_000;
-/** A notification's claim outlasts any send. */
-const SEND_LEASE_MS = 5 * 60_000;
-const SEND_BATCH = 30;
+/**
+ * A notification's claim: a few seconds, renewed while it waits and is sent, so that after a crash
+ * the next process sends it within seconds; a few at a time, so that one slow send holds few.
+ */
+const SEND_LEASE_MS = 5_000;
+const SEND_BATCH = 5;
 
 /**
  * A poll's claim outlasts the longest poll: every page of WATCH_MAX_RECORDS, each within
