@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
 import type { Telegram } from 'telegraf';
-import { isAllowedUser, type AccessOptions } from '../bot/middleware/access.ts';
+import { mayWatchIn, type AccessOptions } from '../bot/middleware/access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
 import { createFormatter } from '../format.ts';
@@ -23,9 +23,12 @@ export const WATCH_POLL_CONCURRENCY = 2;
 const TICK_MS = 1_000;
 /** How often the watch gauges are brought up to date. */
 const GAUGES_MS = 15_000;
-/** A notification's claim outlasts any send. */
-const SEND_LEASE_MS = 5 * 60_000;
-const SEND_BATCH = 30;
+/**
+ * A notification's claim: a few seconds, renewed while it waits and is sent, so that after a crash
+ * the next process sends it within seconds; a few at a time, so that one slow send holds few.
+ */
+const SEND_LEASE_MS = 5_000;
+const SEND_BATCH = 5;
 
 /**
  * A poll's claim outlasts the longest poll: every page of WATCH_MAX_RECORDS, each within
@@ -67,7 +70,8 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
     concurrency: WATCH_POLL_CONCURRENCY,
     leaseMs: pollLeaseMs(config.watch.maxRecords, config.portal.timeoutMs),
     onSlotFree: () => polls.run(),
-    isAllowed: (watch) => isAllowedUser(config.access, watch.createdBy, watch.chatId),
+    // Notifications speak to the whole chat: a group's own place on the list decides, not who made the watch.
+    isAllowed: (watch) => mayWatchIn(config.access, watch.chatId),
     now,
     events: {
       polled: (outcome: string) => metrics?.watchPolls.inc({ outcome }),
@@ -83,6 +87,7 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
     render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
     localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,
+    isAllowed: (chatId) => mayWatchIn(config.access, chatId),
     owner,
     leaseMs: SEND_LEASE_MS,
     batch: SEND_BATCH,

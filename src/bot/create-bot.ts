@@ -45,7 +45,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
   installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
-  const watches = createWatches({ store: store.watches, portal, config: config.watch, logger, now });
+  const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now });
   // Through the cache, but an export's fifty pages of up to 20 × 60 positions are not kept in it.
   const exports = given ?? createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
 

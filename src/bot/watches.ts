@@ -7,6 +7,7 @@ import { targetKey } from '../store/target-key.ts';
 import { fetchAll, watchedRecords } from '../watch/fetch-all.ts';
 import { snapshotOf } from '../watch/snapshot.ts';
 import { parseLookupValue } from './lookup-args.ts';
+import { mayWatchIn, type AccessOptions } from './middleware/access.ts';
 import type { BotContext } from './context.ts';
 import type { WatchState } from './keyboards/watch-button.ts';
 import type { LookupPortal } from './lookups.ts';
@@ -16,7 +17,8 @@ export type Watches = ReturnType<typeof createWatches>;
 export type StartResult =
   | { kind: 'added' | 'already'; watch: Watch; count?: number }
   | { kind: 'tooMany'; total: number; max: number }
-  | { kind: 'limit'; limit: number };
+  | { kind: 'limit'; limit: number }
+  | { kind: 'notAllowed'; chatId: number };
 
 /**
  * When a new target is first polled: a fixed offset within the interval taken from its key, so
@@ -31,12 +33,14 @@ export const createWatches = ({
   store,
   portal,
   config,
+  access,
   logger,
   now,
 }: {
   store: WatchStore;
   portal: LookupPortal;
   config: Pick<Config['watch'], 'intervalMs' | 'limitPerChat' | 'maxRecords'>;
+  access: AccessOptions;
   logger: Logger;
   now: () => Date;
 }) => {
@@ -47,6 +51,9 @@ export const createWatches = ({
   };
 
   return {
+    /** Whether the chat may have watches: an allowed user in a group not on the list may not make them there. */
+    mayWatch: (chatId: number): boolean => mayWatchIn(access, chatId),
+
     /** The chat's watch of a target, if any: a button shows 🔕 for it. */
     find: async (chatId: number, target: WatchTarget): Promise<Watch | undefined> => store.find(chatId, targetKey(target)),
 
@@ -58,6 +65,8 @@ export const createWatches = ({
      * The records fetched here are the watch's first snapshot (when nobody watched the target yet).
      */
     async start(ctx: BotContext, chatId: number, target: WatchTarget): Promise<StartResult> {
+      // Its watches would go at their first poll: the group must be on the list itself.
+      if (!mayWatchIn(access, chatId)) return { kind: 'notAllowed', chatId };
       const key = targetKey(target);
       const existing = await store.find(chatId, key);
       if (existing) return { kind: 'already', watch: existing };
@@ -103,10 +112,10 @@ const threadOf = (ctx: BotContext): number | undefined => {
 /** Only a forum's topics are places of their own; elsewhere a thread id belongs to a reply thread. */
 const isForum = (ctx: BotContext): boolean => ctx.chat?.type === 'supergroup' && ctx.chat.is_forum === true;
 
-/** 🔔 or 🔕 for a message in this chat: the chat's watch of the target, if any; nothing to show without a chat. */
+/** 🔔 or 🔕 for a message in this chat: the chat's watch of the target, if any; nothing to show without a chat or where watches are not allowed. */
 export const watchState = async (watches: Watches, ctx: BotContext, target: WatchTarget): Promise<WatchState | undefined> => {
   const chatId = ctx.chat?.id;
-  if (chatId === undefined) return undefined;
+  if (chatId === undefined || !watches.mayWatch(chatId)) return undefined;
   const watch = await watches.find(chatId, target);
   return watch ? { watchId: watch.id } : {};
 };

@@ -10,7 +10,7 @@ import type { ClaimedTarget, Notification, WatchStore } from './watch-store.ts';
 // expires may be taken by another replica; the owner's name is the lease's token, so a poll
 // recorded after the lease was lost writes nothing.
 
-export type PostgresWatchQueue = Pick<WatchStore, 'claimDue' | 'release' | 'recordPoll' | 'claimNotifications' | 'delivered' | 'retryLater' | 'postpone'>;
+export type PostgresWatchQueue = Pick<WatchStore, 'claimDue' | 'release' | 'recordPoll' | 'claimNotifications' | 'renewNotifications' | 'delivered' | 'retryLater' | 'postpone'>;
 
 type Row = Record<string, unknown>;
 
@@ -130,6 +130,15 @@ export const createPostgresWatchQueue = (pool: pg.Pool): PostgresWatchQueue => (
     if (max === 0) return [];
     const { rows } = await pool.query<Row>(CLAIM_NOTIFICATIONS, [now, max, owner, now + leaseMs]);
     return rows.map(readNotification).filter((notification): notification is Notification => notification !== undefined);
+  },
+
+  async renewNotifications(owner, ids, until) {
+    if (ids.length === 0) return [];
+    const { rows } = await pool.query<{ id: number }>(
+      'UPDATE notifications SET lease_until = $3 WHERE id = ANY($1::bigint[]) AND lease_owner = $2 RETURNING id',
+      [ids, owner, until],
+    );
+    return rows.map((row) => row.id);
   },
 
   async delivered(id) {

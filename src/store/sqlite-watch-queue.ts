@@ -13,6 +13,7 @@ export type SqliteWatchQueue = {
   release(key: string, owner: string, nextPollAt: number): void;
   recordPoll(key: string, owner: string, poll: { snapshot: string; nextPollAt: number; now: number; changes?: string }): boolean;
   claimNotifications(owner: string, now: number, leaseMs: number, max: number): Notification[];
+  renewNotifications(owner: string, ids: readonly number[], until: number): number[];
   delivered(id: number): void;
   retryLater(id: number, at: number): void;
   postpone(id: number, at: number): void;
@@ -51,6 +52,9 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
       AND NOT EXISTS (SELECT 1 FROM notifications older WHERE older.watch_id = n.watch_id AND older.id < n.id)
     ORDER BY n.id LIMIT :max`);
   const leaseNotification = db.prepare('UPDATE notifications SET lease_owner = :owner, lease_until = :until WHERE id = :id');
+  const renewNotifications = db.prepare(`
+    UPDATE notifications SET lease_until = :until
+    WHERE lease_owner = :owner AND id IN (SELECT value FROM json_each(:ids)) RETURNING id`);
   const deleteNotification = db.prepare('DELETE FROM notifications WHERE id = ?');
   const retry = db.prepare(`
     UPDATE notifications SET attempts = attempts + 1, next_attempt_at = :at, lease_owner = NULL, lease_until = NULL WHERE id = :id`);
@@ -111,6 +115,11 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
         }
         return claimed;
       });
+    },
+
+    renewNotifications(owner, ids, until) {
+      if (ids.length === 0) return [];
+      return renewNotifications.all({ owner, until, ids: JSON.stringify(ids) }).map((row) => Number(row.id));
     },
 
     delivered(id) {

@@ -99,6 +99,11 @@ export type WatchStore = {
    * one of the same watch is pending.
    */
   claimNotifications(owner: string, now: number, leaseMs: number, max: number): Awaitable<Notification[]>;
+  /**
+   * Extends to `until` the lease of those of `ids` that `owner` still holds (none gave it back,
+   * no other owner took it over); answers their ids.
+   */
+  renewNotifications(owner: string, ids: readonly number[], until: number): Awaitable<number[]>;
   /** Sent: forgotten. */
   delivered(id: number): Awaitable<void>;
   /** Not sent now (a 429, Telegram down): one more attempt counted, the lease given back, due again at `at`. */

@@ -29,10 +29,15 @@ export type SenderOptions = {
   /** The language to speak, chosen at send time (the group's as it is now); default: the notification's own. */
   localeOf?: (notification: Notification) => Awaitable<Locale>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  /** Whether the chat may still have watches: one that may not gets nothing, and its watches go. */
+  isAllowed?: (chatId: number) => boolean;
   owner: string;
+  /** How long a claim holds unless renewed: it is renewed every quarter of it while its notifications are sent. */
   leaseMs: number;
   /** Notifications claimed at a time. */
   batch: number;
+  /** Notifications claimed in one tick, at most (default 30: Telegram's limit for a second). */
+  perTick?: number;
   quietHours: QuietHours | undefined;
   timeZone: string;
   now?: () => number;
@@ -51,6 +56,9 @@ const RETRY = { baseMs: 1_000, maxMs: 5 * 60_000 };
  * forgotten only once Telegram accepted it, so a crash between sending and recording may repeat
  * that one message, and a graceful stop repeats nothing. One notification that cannot be
  * rendered is dropped, and a store failure for one leaves it to its lease: neither stops the batch.
+ * A few are claimed at a time, their lease renewed while they are sent: after a crash the next
+ * process finds them free within one short lease. A chat that may no longer have watches gets
+ * nothing: its watches and notifications go.
  */
 export const createSender = ({
   store,
@@ -58,9 +66,11 @@ export const createSender = ({
   render,
   localeOf = (notification) => notification.locale,
   logger,
+  isAllowed = () => true,
   owner,
   leaseMs,
   batch,
+  perTick = 30,
   quietHours,
   timeZone,
   now = Date.now,
@@ -101,6 +111,12 @@ export const createSender = ({
   };
 
   const deliver = async (claimed: Notification): Promise<void> => {
+    if (!isAllowed(claimed.chatId)) {
+      await store.removeChat(claimed.chatId);
+      logger.info({ audit: true, ...ids(claimed) }, 'watches removed: the chat may no longer use the bot');
+      events?.outcome('dropped');
+      return;
+    }
     const changes = readStored(changeSetSchema, claimed.changes);
     if (changes === undefined) {
       logger.error(ids(claimed), 'a pending notification cannot be read: dropped');
@@ -170,8 +186,60 @@ export const createSender = ({
     }
   };
 
+  /**
+   * Renews, every quarter lease, the lease of the claimed notifications not handled yet; one that
+   * another process took meanwhile (this one stalled past its lease) is put in `lost`.
+   */
+  const keepLeased = (held: Set<number>, lost: Set<number>) => {
+    let renewing = false;
+    const renew = () => {
+      if (renewing || held.size === 0) return;
+      renewing = true;
+      const asked = [...held];
+      Promise.resolve()
+        .then(() => store.renewNotifications(owner, asked, now() + leaseMs))
+        .then(
+          (kept) => {
+            const still = new Set(kept);
+            for (const id of asked) if (!still.has(id)) lost.add(id);
+          },
+          (error: unknown) => logger.warn({ err: error }, 'the lease of the notifications being sent could not be renewed'),
+        )
+        .finally(() => (renewing = false));
+    };
+    const timer = setInterval(renew, leaseMs / 4);
+    return { stop: () => clearInterval(timer) };
+  };
+
+  /** The claimed notifications, one after another, held while they wait their turn. */
+  const handle = async (due: Notification[]): Promise<void> => {
+    const held = new Set(due.map((notification) => notification.id));
+    const lost = new Set<number>();
+    const lease = keepLeased(held, lost);
+    try {
+      for (const notification of due) {
+        try {
+          if (lost.has(notification.id)) logger.warn(ids(notification), 'a notification was held past its lease: left to the process that took it');
+          // A 429 for one holds back the rest of the batch: they go back, no attempt counted.
+          else if (now() < holdUntil) await store.postpone(notification.id, holdUntil);
+          else await deliver(notification);
+        } catch (error) {
+          // The store failed for this one: it stays leased and is tried again when the lease expires.
+          logger.error({ err: error, ...ids(notification) }, 'a notification could not be handled: the next one goes on');
+        } finally {
+          held.delete(notification.id);
+        }
+      }
+    } finally {
+      lease.stop();
+    }
+  };
+
   return {
-    /** Sends what is due now, one after another; resolves with how many were claimed (none while a 429 holds). */
+    /**
+     * Sends what is due now, one after another, claiming `batch` at a time up to `perTick`;
+     * resolves with how many were claimed (none while a 429 holds).
+     */
     async tick(): Promise<number> {
       const at = now();
       if (at < holdUntil) return 0;
@@ -179,18 +247,15 @@ export const createSender = ({
         limits.sweep(at);
         sweptAt = at;
       }
-      const due = await store.claimNotifications(owner, at, leaseMs, batch);
-      for (const notification of due) {
-        try {
-          // A 429 for one holds back the rest of the batch: they go back, no attempt counted.
-          if (now() < holdUntil) await store.postpone(notification.id, holdUntil);
-          else await deliver(notification);
-        } catch (error) {
-          // The store failed for this one: it stays leased and is tried again when the lease expires.
-          logger.error({ err: error, ...ids(notification) }, 'a notification could not be handled: the next one goes on');
-        }
+      let claimed = 0;
+      while (claimed < perTick && now() >= holdUntil) {
+        const asked = Math.min(batch, perTick - claimed);
+        const due = await store.claimNotifications(owner, now(), leaseMs, asked);
+        claimed += due.length;
+        await handle(due);
+        if (due.length < asked) break;
       }
-      return due.length;
+      return claimed;
     },
   };
 };

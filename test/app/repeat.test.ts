@@ -75,7 +75,40 @@ describe('repeat', () => {
     );
     await vi.advanceTimersByTimeAsync(2_000);
     expect(calls).toBe(2);
-    expect(lines).toEqual([expect.objectContaining({ msg: 'watches: a round failed', err: expect.objectContaining({ message: 'the store is gone' }) })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: 'watches: a round failed', err: expect.objectContaining({ message: 'the store is gone' }) }),
+      expect.objectContaining({ msg: 'watches: rounds succeed again', failedRounds: 1 }),
+    ]);
+    await rounding.stop();
+  });
+
+  it('while rounds keep failing (a full disk), logs it once, then once a minute, and once when they succeed again', async () => {
+    const { logger, lines } = captureLogs('info');
+    let diskFull = true;
+    const rounding = repeat(
+      async () => {
+        if (diskFull) throw new Error('database or disk is full');
+      },
+      1_000,
+      logger,
+    );
+    // 150 rounds fail, one a second.
+    await vi.advanceTimersByTimeAsync(150_000);
+    const failures = lines.filter((line) => line.msg === 'watches: a round failed');
+    expect(failures.map((line) => [line.level, line.failedRounds])).toEqual([
+      [50, undefined],
+      [50, 61],
+      [50, 121],
+    ]);
+    expect(failures.every((line) => (line.err as { message?: string }).message === 'database or disk is full')).toBe(true);
+    diskFull = false;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(lines.slice(failures.length)).toEqual([expect.objectContaining({ level: 30, msg: 'watches: rounds succeed again', failedRounds: 150 })]);
+    // A failure after that is news again: logged at once.
+    diskFull = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(lines.at(-1)).toMatchObject({ level: 50, msg: 'watches: a round failed' });
+    expect(lines.at(-1)).not.toHaveProperty('failedRounds');
     await rounding.stop();
   });
 

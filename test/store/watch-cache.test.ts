@@ -75,6 +75,7 @@ const countingStore = () => {
     release: unused,
     recordPoll: unused,
     claimNotifications: unused,
+    renewNotifications: unused,
     delivered: unused,
     retryLater: unused,
     postpone: unused,

@@ -23,6 +23,26 @@ export const describeWatchSendContract = (name: string, open: OpenWatchStore): v
       expect(await store().claimNotifications('s2', DUE + LEASE, LEASE, 10)).toEqual(claimed);
     });
 
+    it('renews the lease of what an owner still holds, and of nothing it gave back or lost', async () => {
+      await withPending();
+      const [group, other] = await store().claimNotifications('s1', DUE, LEASE, 10);
+      const ids = [group!.id, other!.id];
+      const sorted = (renewed: number[]) => [...renewed].sort((a, b) => a - b);
+      expect(sorted(await store().renewNotifications('s1', ids, DUE + 2 * LEASE))).toEqual(sorted(ids));
+      // Held past the first lease, up to the renewed one.
+      expect(await store().claimNotifications('s2', DUE + 2 * LEASE - 1, LEASE, 10)).toEqual([]);
+      // Given back: no longer renewed. Held by another: not renewed for this owner.
+      await store().postpone(group!.id, DUE + 2 * LEASE);
+      expect(await store().renewNotifications('s1', ids, DUE + 3 * LEASE)).toEqual([other!.id]);
+      expect(await store().renewNotifications('s2', ids, DUE + 3 * LEASE)).toEqual([]);
+      expect(await store().renewNotifications('s1', [], DUE + 3 * LEASE)).toEqual([]);
+      expect((await store().claimNotifications('s2', DUE + 2 * LEASE, 10 * LEASE, 10)).map((notification) => notification.id)).toEqual([group!.id]);
+      expect(await store().claimNotifications('s2', DUE + 3 * LEASE - 1, LEASE, 10)).toEqual([]);
+      // Not renewed any more: free once the last renewal ends, and lost for its old owner.
+      expect((await store().claimNotifications('s2', DUE + 3 * LEASE, LEASE, 10)).map((notification) => notification.id)).toEqual([other!.id]);
+      expect(await store().renewNotifications('s1', ids, DUE + 4 * LEASE)).toEqual([]);
+    });
+
     it('claims the oldest first, at most as many as asked, none before they are due', async () => {
       await withPending();
       expect(await store().claimNotifications('s', DUE - 1, LEASE, 10)).toEqual([]);

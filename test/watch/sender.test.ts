@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { TelegramError } from 'telegraf';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { targetKey } from '../../src/store/target-key.ts';
 import type { WatchTarget } from '../../src/store/watch-store.ts';
@@ -197,6 +197,19 @@ describe('the notification sender', () => {
     expect(store.watches.counts().pending).toBe(1);
   });
 
+  it('sends nothing to a chat that may no longer have watches: its watches and notifications go', async () => {
+    pendingIn(-100_7, '0007300107');
+    const { logger, lines } = captureLogs('info');
+    const outcomes: string[] = [];
+    const s = sender({ logger, isAllowed: (chatId) => chatId !== -100_7, events: { outcome: (outcome) => outcomes.push(outcome), delivered: () => {} } });
+    expect(await s.tick()).toBe(2);
+    expect(sent.map((payload) => payload.chat_id)).toEqual([5]);
+    expect(outcomes).toEqual(['sent', 'dropped']);
+    expect(store.watches.list(-100_7)).toEqual([]);
+    expect(store.watches.counts()).toEqual({ watches: 1, targets: 1, pending: 0 });
+    expect(lines).toContainEqual(expect.objectContaining({ audit: true, chatId: -100_7, msg: 'watches removed: the chat may no longer use the bot' }));
+  });
+
   it('speaks the language chosen when sending, the notification’s own by default', async () => {
     const locales: string[] = [];
     const render: SenderOptions['render'] = (_changes, _notification, locale) => {
@@ -208,5 +221,70 @@ describe('the notification sender', () => {
     await sender({ render }).tick();
     expect(locales).toEqual(['ru', 'en']);
     expect(sent.map((payload) => payload.text)).toEqual(['ru', 'en']);
+  });
+});
+
+describe('the notification sender’s leases', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now, toFake: ['setInterval', 'clearInterval', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A sender whose first send hangs until `release` is called; time is the fake clock's. */
+  const slowSender = (more: Partial<SenderOptions> = {}) => {
+    const hung = Promise.withResolvers<void>();
+    let calls = 0;
+    const s = sender({
+      leaseMs: 1_000,
+      batch: 2,
+      now: Date.now,
+      sendMessage: async (payload) => {
+        calls += 1;
+        if (calls === 1) await hung.promise;
+        sent.push(payload);
+        return true;
+      },
+      ...more,
+    });
+    return { s, release: () => hung.resolve() };
+  };
+
+  it('holds a few at a time, renewing their lease while a send takes long: the rest stay free for another process', async () => {
+    for (const chatId of [6, 8, 9]) pendingIn(chatId, `000730010${chatId}`);
+    const { s, release } = slowSender();
+    const ticking = s.tick();
+    // The first send takes ten leases: its batch is still held, the others are not.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(peek(Date.now()).map((notification) => notification.chatId)).toEqual([8, 9]);
+    await vi.advanceTimersByTimeAsync(1);
+    release();
+    expect(await ticking).toBe(4);
+    expect(sent.map((payload) => payload.chat_id)).toEqual([5, 6, 8, 9]);
+    expect(store.watches.counts().pending).toBe(0);
+  });
+
+  it('leaves a notification another process took while its lease could not be renewed', async () => {
+    pendingIn(6, '0007300106');
+    const { logger, lines } = captureLogs('info');
+    let storeDown = true;
+    const watches = store.watches;
+    const renewNotifications: typeof watches.renewNotifications = (...args) => {
+      if (storeDown) throw new Error('the store does not answer');
+      return watches.renewNotifications(...args);
+    };
+    const { s, release } = slowSender({ logger, store: { ...watches, renewNotifications } });
+    const ticking = s.tick();
+    await vi.advanceTimersByTimeAsync(1_000);
+    // The lease ran out unrenewed: another process took both (the one in flight here cannot be called back).
+    expect(watches.claimNotifications('other', Date.now(), 60_000, 10).map((notification) => notification.chatId)).toEqual([5, 6]);
+    storeDown = false;
+    await vi.advanceTimersByTimeAsync(250);
+    release();
+    await ticking;
+    expect(sent.map((payload) => payload.chat_id)).toEqual([5]);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: 'the lease of the notifications being sent could not be renewed' }));
+    expect(lines).toContainEqual(expect.objectContaining({ level: 40, chatId: 6, msg: 'a notification was held past its lease: left to the process that took it' }));
   });
 });

@@ -21,6 +21,13 @@ export const PRIVATE_REFUSAL_QUIET_MS = 30_000;
 export const isAllowedUser = (options: AccessOptions, userId: number, chatId?: number): boolean =>
   options.anyone || options.userIds.has(userId) || (chatId !== undefined && options.chatIds.has(chatId));
 
+/**
+ * Whether a chat may have watches, whose notifications everyone in it reads: a group only when it
+ * is on the chat list, whoever made the watch; a private chat when its user is allowed.
+ */
+export const mayWatchIn = (options: AccessOptions, chatId: number): boolean =>
+  options.anyone || options.chatIds.has(chatId) || (chatId > 0 && options.userIds.has(chatId));
+
 export type AccessDeps = { limits: LimitStore; logger: Logger; now?: () => number };
 
 /**

@@ -40,6 +40,8 @@ export const renderWatchStarted = (result: StartResult, intervalMs: number, t: T
       return t('watch.tooMany', { count: fmt.pieces(result.total), max: fmt.pieces(result.max) });
     case 'limit':
       return t('watch.limit', { limit: fmt.pieces(result.limit) });
+    case 'notAllowed':
+      return t('watch.notAllowedInChat', { chatId: result.chatId });
   }
 };
 
