@@ -10,6 +10,7 @@ import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
 import { createLogger, flushStandardError } from './logger.ts';
+import { databaseSecrets } from './store/database-secrets.ts';
 import { StoreOpenError } from './store/errors.ts';
 import { StoreVersionError } from './store/migrations.ts';
 import { openStore } from './store/open-store.ts';
@@ -42,21 +43,11 @@ try {
   throw await refuse(error); // never thrown: refuse exits
 }
 const consoleMode = config.botToken === undefined;
-/** DATABASE_URL's password, as written and decoded: the log must show neither. */
-const databasePasswords = (url: string | undefined): string[] => {
-  if (url === undefined || !URL.canParse(url)) return [];
-  const { password } = new URL(url);
-  try {
-    return [password, decodeURIComponent(password)];
-  } catch {
-    return [password];
-  }
-};
 const secrets = [
   config.botToken ?? '',
   config.webhook?.secret ?? '',
   config.portal.kind === 'remote' ? (config.portal.token ?? '') : '',
-  ...databasePasswords(config.database?.url),
+  ...databaseSecrets(config.database?.url),
 ];
 // The portal token in use: the one read from PORTAL_TOKEN_FILE, and again after each rotation.
 let portalToken = () => '';
