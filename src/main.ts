@@ -6,6 +6,7 @@ import { startReceiving } from './app/telegram.ts';
 import { startWatches, type Watches } from './app/watches.ts';
 import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
+import { SecretFileError, withSecretFiles } from './secret-files.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
@@ -28,7 +29,7 @@ const LOG_FLUSH_MS = 2_000;
 
 /** A configuration, store or token file the bot cannot run with: said on stderr, exit status 2. */
 const refuse = async (error: unknown): Promise<never> => {
-  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError].some((type) => error instanceof type);
+  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError, SecretFileError].some((type) => error instanceof type);
   if (!known || !(error instanceof Error)) throw error;
   process.stderr.write(`${error.message}\n`);
   // The lines logged before it and this one reach a lagging log reader before the process ends.
@@ -38,7 +39,7 @@ const refuse = async (error: unknown): Promise<never> => {
 
 let config: ReturnType<typeof parseConfig>;
 try {
-  config = parseConfig(process.env);
+  config = parseConfig(withSecretFiles(process.env));
 } catch (error) {
   throw await refuse(error); // never thrown: refuse exits
 }
