@@ -78,24 +78,21 @@ try {
 portalToken = portal.token;
 // The sqlite file in DATA_DIR, or PostgreSQL shared by replicas (waited for while it is down).
 let store: Store;
-// While a database that is down at start is waited for, /healthz says alive and /readyz 503, so
-// that an orchestrator neither restarts the bot nor sends it traffic; the real server follows.
-const waiting =
-  config.database && config.port !== undefined && !consoleMode
-    ? await startHttpServer({
-        port: config.port,
-        logger,
-        metrics: metrics.registry,
-        readiness: () => ({ ready: false, detail: { store: 'postgres', storeReachable: false, starting: true } }),
-      })
+// While the bot starts (a database that is down is waited for, then Telegram's getMe retried),
+// /healthz says alive and /readyz 503, so that an orchestrator neither restarts the bot nor sends
+// it traffic; the real server takes the port over once receiving starts.
+let startingDetail: Record<string, unknown> = { starting: true, ...(config.database ? { store: 'postgres', storeReachable: false } : {}) };
+const starting =
+  config.port !== undefined && !consoleMode
+    ? await startHttpServer({ port: config.port, logger, metrics: metrics.registry, starting: true, readiness: () => ({ ready: false, detail: startingDetail }) })
     : undefined;
 try {
   store = await openStore(config, { logger });
 } catch (error) {
-  await waiting?.close(0);
+  await starting?.close(0);
   throw await refuse(error); // never thrown: refuse exits
 }
-await waiting?.close(0);
+startingDetail = { starting: true, store: store.backend, storeReachable: true };
 const storeHealth = watchStoreHealth({ store, logger });
 const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 // Exports run beside the updates: stopping waits for them (SHUTDOWN_GRACE_MS), then stops them.
@@ -147,7 +144,7 @@ if (consoleMode) {
     (stopping ??= (async () => {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
-      await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
+      await Promise.all([starting?.close(0), receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
       await closeServices();
       logger.info('stopped');
       await flushStandardError(LOG_FLUSH_MS);
@@ -166,6 +163,7 @@ if (consoleMode) {
       leaderLeaseMs: config.leaderLeaseMs,
       orderAcrossReplicas: store.backend === 'postgres',
       onSecret: (secret) => secrets.push(secret),
+      beforeListen: async () => starting?.close(0),
     });
   } catch (error) {
     logger.fatal({ err: error }, 'the bot could not start');
