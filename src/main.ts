@@ -68,6 +68,13 @@ process.once('uncaughtException', (error) => {
 if (zoneOf(config.timeZone).source === 'intl') {
   logger.warn({ timeZone: config.timeZone, zoneinfo: ZONEINFO_DIR }, "TIME_ZONE names no zone readable from the system's tz database: read through Intl, about 7 MB more memory; give the database's own name (e.g. Europe/Moscow) or install tzdata");
 }
+// A bot in Telegram on the embedded demo portal: anyone may use it, and nothing else would say so.
+if (!consoleMode && config.portal.kind === 'demo') {
+  logger.warn(
+    { portal: 'demo', access: 'anyone' },
+    "BOT_TOKEN is set and PORTAL_URL is not: anyone on Telegram may use this bot, and it answers from the demo portal's made-up records; set PORTAL_URL and PORTAL_TOKEN (and ALLOWED_USER_IDS / ALLOWED_CHAT_IDS) for real use",
+  );
+}
 const metrics = createBotMetrics();
 let portal: Awaited<ReturnType<typeof openPortal>>;
 try {
