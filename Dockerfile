@@ -1,20 +1,16 @@
 # syntax=docker/dockerfile:1
-# The bot runs from dist/, bundled by the same step `npm start` runs first (scripts/build.ts: Node's
+# The bot runs from dist/, bundled by the same step `npm start` runs first (scripts/build.js: Node's
 # own type stripping, then rolldown, a development dependency, so the build stage installs them
-# all); the production dependencies are installed beside it with their licences.
-FROM node:24-bookworm-slim AS deps
-WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
-
+# all). dist/ holds every package the bot uses, and their licences (dist/THIRD_PARTY_LICENSES):
+# the image has no node_modules.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
-COPY scripts/build.ts ./scripts/
+COPY scripts ./scripts
 COPY locales ./locales
 COPY src ./src
-RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.ts"]
+RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.js"]
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
@@ -22,7 +18,7 @@ ENV NODE_ENV=production
 # here so that a change of base image cannot drop it (the bot would fall back to ICU: 7 MB more).
 RUN apt-get update && apt-get install -y --no-install-recommends tzdata && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
+# package.json for "type": "module"; the locales' strings are bundled into dist/ (src/i18n.ts).
 COPY package.json ./
 COPY --from=build /app/dist ./dist
 # The store (settings, button state) lives in a volume so that it outlasts the container.

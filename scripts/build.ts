@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOTICE_FILE, thirdPartyNotice } from './third-party-licenses.ts';
 
-// `npm start` runs this first (prestart): the bot as one bundle in dist/ (main.js, and a chunk for
+// `npm start` runs this first (prestart, through scripts/build.js): the bot as one bundle in dist/ (main.js, and a chunk for
 // each part loaded only when used: the console chat, the demo portal, PostgreSQL, the export),
 // built by rolldown from src/main.ts and the dependencies it imports. Our modules go through
 // Node's own type stripping, the transform Node applies when it runs a .ts file itself (erasable
@@ -14,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 // comments and indentation and written in ASCII, the bot's sources take about a third of that:
 // 6–7 MB less resident memory after load. Names are kept (a top-level name two modules share gets
 // a `$1`); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
-// Nothing at all is done when dist/ was built from the same sources, locales and lock file (its
+// dist/THIRD_PARTY_LICENSES holds the licences of the packages bundled, for an install without
+// node_modules (the image). Nothing at all is done when dist/ was built from the same sources, locales and lock file (its
 // .stamp), so a start needs no write access then. A new tree is written aside and moved into place
 // whole; when another build (a second `npm start`, a test run) put the same tree there first, that
 // one is kept.
@@ -34,7 +36,9 @@ const STAMP = '.stamp';
 
 // The dependencies are bundled too: a changed lock file is a changed bot.
 const stampOf = (files: readonly string[], sources: readonly string[]): string => {
-  const hash = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(readFileSync(join(ROOT, 'package-lock.json')));
+  const hash = createHash('sha256');
+  for (const script of ['build.ts', 'third-party-licenses.ts']) hash.update(readFileSync(fileURLToPath(new URL(script, import.meta.url))));
+  hash.update(readFileSync(join(ROOT, 'package-lock.json')));
   files.forEach((file, index) => hash.update(`\0${relative(ROOT, file)}\0`).update(sources[index]!));
   return hash.digest('hex');
 };
@@ -68,8 +72,30 @@ const lazyHttp2 = standIn('lazy-http2', 'node:http2', '/undici/lib/dispatcher/cl
 /** Telegraf's HTTP client requires node-fetch as it loads: the bot never calls that client. */
 const lazyNodeFetch = standIn('lazy-node-fetch', 'node-fetch', '/telegraf/lib/core/network/client.js', join(SOURCE, 'http', 'lazy-node-fetch.ts'));
 
+/** rolldown, a development dependency, is not installed (`npm ci --omit=dev`) and dist/ must be built. */
+export class BuildToolMissingError extends Error {
+  constructor(options?: ErrorOptions) {
+    super(
+      'dist/ is missing or was built from other sources, and rolldown, the development dependency that builds it, is not installed ' +
+        '(`npm ci --omit=dev` leaves development dependencies out). Build dist/ before leaving them out: ' +
+        '`npm ci && npm run build && npm prune --omit=dev`; then `npm start` runs dist/ alone (on Node 24 or newer). Or run the Docker image.',
+      options,
+    );
+    this.name = 'BuildToolMissingError';
+  }
+}
+
+const loadRolldown = async () => {
+  try {
+    return await import('rolldown');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND') throw new BuildToolMissingError({ cause: error });
+    throw error;
+  }
+};
+
 const bundle = async (dir: string): Promise<void> => {
-  const { rolldown } = await import('rolldown');
+  const { rolldown } = await loadRolldown();
   const bundler = await rolldown({
     input: join(SOURCE, 'main.ts'),
     platform: 'node',
@@ -81,16 +107,17 @@ const bundle = async (dir: string): Promise<void> => {
     logLevel: 'warn',
   });
   try {
-    await bundler.write({
+    const { output } = await bundler.write({
       dir,
       format: 'esm',
       sourcemap: true,
       charset: 'ascii',
       // No comments kept, licence headers included (one non-ASCII name in one makes the whole
-      // chunk two-byte): the packages, their licences with them, are installed beside dist/.
+      // chunk two-byte): the packages' licences are in dist/THIRD_PARTY_LICENSES instead.
       comments: false,
       minify: { mangle: false, compress: false, codegen: { removeWhitespace: true } },
     });
+    writeFileSync(join(dir, NOTICE_FILE), thirdPartyNotice(output.flatMap((file) => (file.type === 'chunk' ? file.moduleIds : []))));
   } finally {
     await bundler.close();
   }
@@ -121,21 +148,3 @@ export const build = async (): Promise<{ files: number; ms: number; built: boole
   }
   return { files: files.length, ms: performance.now() - started, built: true };
 };
-
-const isEntryPoint = (): boolean => {
-  try {
-    return realpathSync(process.argv[1] ?? '') === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-};
-
-if (isEntryPoint()) {
-  try {
-    const { files, ms, built } = await build();
-    process.stderr.write(built ? `bundled ${files} modules into dist/ in ${Math.round(ms)} ms\n` : `dist/ is up to date (${files} modules)\n`);
-  } catch (error) {
-    process.stderr.write(`build failed: ${(error as Error).message}\n`);
-    process.exit(1);
-  }
-}

@@ -54,6 +54,9 @@ const envSchema = z.object({
     (value) => value === undefined || /^\d+:[\w-]{20,}$/.test(value),
     'must look like 123456789:AA… (the token BotFather gives)',
   ),
+  // Read into BOT_TOKEN and DATABASE_URL before this schema sees them (src/secret-files.ts).
+  BOT_TOKEN_FILE: optionalText,
+  DATABASE_URL_FILE: optionalText,
   TELEGRAM_API_ROOT: url('a Bot API server').transform((value) => value ?? 'https://api.telegram.org'),
   PORTAL_URL: url('the portal').transform((value) => value?.replace(/\/+$/, '')),
   PORTAL_TOKEN: optionalText,
@@ -160,11 +163,15 @@ export class ConfigError extends Error {
  */
 export const MAX_EXPORT_RECORDS_AT_ONCE = 4000;
 
+/** A variable by name, and by the file it was read from (BOT_TOKEN_FILE, DATABASE_URL_FILE). */
+const nameOf = (variable: string, env: Record<string, string | undefined>): string =>
+  env[`${variable}_FILE`]?.trim() && (variable === 'BOT_TOKEN' || variable === 'DATABASE_URL') ? `${variable} (read from ${variable}_FILE)` : variable;
+
 /** Pure: the environment in, a Config or a ConfigError listing every problem out. */
 export const parseConfig = (env: Record<string, string | undefined>): Config => {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new ConfigError(parsed.error.issues.map((issue) => `${nameOf(issue.path.join('.'), env)}: ${issue.message}`));
   }
   const e = parsed.data;
   const problems: string[] = [];
@@ -179,7 +186,7 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
     );
   }
   if (e.WEBHOOK_URL && e.PORT === undefined) problems.push('PORT: required with WEBHOOK_URL (where Telegram’s requests arrive)');
-  if (e.WEBHOOK_URL && !e.BOT_TOKEN) problems.push('BOT_TOKEN: required with WEBHOOK_URL');
+  if (e.WEBHOOK_URL && !e.BOT_TOKEN) problems.push('BOT_TOKEN: required with WEBHOOK_URL (or BOT_TOKEN_FILE)');
   if (e.EXPORT_MAX_RECORDS * e.EXPORT_CONCURRENCY > MAX_EXPORT_RECORDS_AT_ONCE) {
     problems.push(
       `EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY: ${e.EXPORT_MAX_RECORDS} × ${e.EXPORT_CONCURRENCY} = ${e.EXPORT_MAX_RECORDS * e.EXPORT_CONCURRENCY} ` +

@@ -10,21 +10,47 @@ const percentPattern = (encoded: string): string =>
 const caseless = (digit: string): string => (/[A-F]/.test(digit) ? `[${digit}${digit.toLowerCase()}]` : digit);
 
 /**
- * A scrubber replacing every occurrence of each secret with [REDACTED]: as written, URL-encoded
- * (a token inside a query or a path segment) and JSON-escaped (a token inside a log line).
- * Empty secrets are ignored; longer secrets are matched first so that one containing another
- * is redacted whole.
+ * A secret shorter than this is redacted only where it stands as a value: a short database
+ * password such as `store` is also a word of log lines ("the store does not answer").
+ */
+export const MIN_SUBSTRING_SECRET = 12;
+
+/**
+ * Where a short secret stands as a value: a URL's password (`:…@`), `key=…` (a query, a
+ * connection string), a JSON field's whole value (`":"…"`), a Bearer token.
+ */
+const VALUE_POSITIONS: readonly (readonly [before: string, after: string])[] = [
+  ['(?<=:)', '(?=@)'],
+  ['(?<==)', `(?=$|[&;,\\s"'])`],
+  ['(?<=":")', '(?=")'],
+  ['(?<=Bearer )', `(?=$|[\\s"'])`],
+];
+
+/** The forms a secret takes in a line: as written, JSON-escaped and URL-encoded. */
+const formsOf = (secret: string): string[] => [
+  escapeRegExp(secret),
+  escapeRegExp(JSON.stringify(secret).slice(1, -1)),
+  percentPattern(encodeURIComponent(secret)),
+  percentPattern(encodeURI(secret)),
+];
+
+/** Longest first: an alternation takes the first branch that matches at a position. */
+const alternation = (forms: Iterable<string>): string => [...new Set(forms)].sort((a, b) => b.length - a.length).join('|');
+
+/**
+ * A scrubber replacing each secret with [REDACTED]: as written, URL-encoded (a token inside a
+ * query or a path segment) and JSON-escaped (a token inside a log line). A secret of
+ * MIN_SUBSTRING_SECRET characters or more is replaced wherever it occurs, a shorter one only
+ * where it stands as a value (VALUE_POSITIONS). Empty secrets are ignored; longer secrets are
+ * matched first so that one containing another is redacted whole.
  */
 export const redactSecrets = (secrets: readonly string[]): ((text: string) => string) => {
-  const variants = new Set<string>();
-  for (const secret of secrets) {
-    if (secret === '') continue;
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1)]) variants.add(escapeRegExp(form));
-    for (const form of [encodeURIComponent(secret), encodeURI(secret)]) variants.add(percentPattern(form));
-  }
-  if (variants.size === 0) return (text) => text;
-  // Longest first: the alternation takes the first branch that matches at a position.
-  const pattern = new RegExp([...variants].sort((a, b) => b.length - a.length).join('|'), 'g');
+  const given = secrets.filter((secret) => secret !== '');
+  const long = alternation(given.filter((secret) => secret.length >= MIN_SUBSTRING_SECRET).flatMap(formsOf));
+  const short = alternation(given.filter((secret) => secret.length < MIN_SUBSTRING_SECRET).flatMap(formsOf));
+  const branches = [...(long ? [long] : []), ...(short ? VALUE_POSITIONS.map(([before, after]) => `${before}(?:${short})${after}`) : [])];
+  if (branches.length === 0) return (text) => text;
+  const pattern = new RegExp(branches.join('|'), 'g');
   return (text) => text.replace(pattern, REDACTED);
 };
 

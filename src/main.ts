@@ -6,10 +6,12 @@ import { startReceiving } from './app/telegram.ts';
 import { startWatches, type Watches } from './app/watches.ts';
 import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
+import { SecretFileError, withSecretFiles } from './secret-files.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
 import { createLogger, flushStandardError } from './logger.ts';
+import { databaseSecrets } from './store/database-secrets.ts';
 import { StoreOpenError } from './store/errors.ts';
 import { StoreVersionError } from './store/migrations.ts';
 import { openStore } from './store/open-store.ts';
@@ -27,7 +29,7 @@ const LOG_FLUSH_MS = 2_000;
 
 /** A configuration, store or token file the bot cannot run with: said on stderr, exit status 2. */
 const refuse = async (error: unknown): Promise<never> => {
-  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError].some((type) => error instanceof type);
+  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError, SecretFileError].some((type) => error instanceof type);
   if (!known || !(error instanceof Error)) throw error;
   process.stderr.write(`${error.message}\n`);
   // The lines logged before it and this one reach a lagging log reader before the process ends.
@@ -37,26 +39,16 @@ const refuse = async (error: unknown): Promise<never> => {
 
 let config: ReturnType<typeof parseConfig>;
 try {
-  config = parseConfig(process.env);
+  config = parseConfig(withSecretFiles(process.env));
 } catch (error) {
   throw await refuse(error); // never thrown: refuse exits
 }
 const consoleMode = config.botToken === undefined;
-/** DATABASE_URL's password, as written and decoded: the log must show neither. */
-const databasePasswords = (url: string | undefined): string[] => {
-  if (url === undefined || !URL.canParse(url)) return [];
-  const { password } = new URL(url);
-  try {
-    return [password, decodeURIComponent(password)];
-  } catch {
-    return [password];
-  }
-};
 const secrets = [
   config.botToken ?? '',
   config.webhook?.secret ?? '',
   config.portal.kind === 'remote' ? (config.portal.token ?? '') : '',
-  ...databasePasswords(config.database?.url),
+  ...databaseSecrets(config.database?.url),
 ];
 // The portal token in use: the one read from PORTAL_TOKEN_FILE, and again after each rotation.
 let portalToken = () => '';
@@ -76,6 +68,13 @@ process.once('uncaughtException', (error) => {
 if (zoneOf(config.timeZone).source === 'intl') {
   logger.warn({ timeZone: config.timeZone, zoneinfo: ZONEINFO_DIR }, "TIME_ZONE names no zone readable from the system's tz database: read through Intl, about 7 MB more memory; give the database's own name (e.g. Europe/Moscow) or install tzdata");
 }
+// A bot in Telegram on the embedded demo portal: anyone may use it, and nothing else would say so.
+if (!consoleMode && config.portal.kind === 'demo') {
+  logger.warn(
+    { portal: 'demo', access: 'anyone' },
+    "BOT_TOKEN is set and PORTAL_URL is not: anyone on Telegram may use this bot, and it answers from the demo portal's made-up records; set PORTAL_URL and PORTAL_TOKEN (and ALLOWED_USER_IDS / ALLOWED_CHAT_IDS) for real use",
+  );
+}
 const metrics = createBotMetrics();
 let portal: Awaited<ReturnType<typeof openPortal>>;
 try {
@@ -86,24 +85,21 @@ try {
 portalToken = portal.token;
 // The sqlite file in DATA_DIR, or PostgreSQL shared by replicas (waited for while it is down).
 let store: Store;
-// While a database that is down at start is waited for, /healthz says alive and /readyz 503, so
-// that an orchestrator neither restarts the bot nor sends it traffic; the real server follows.
-const waiting =
-  config.database && config.port !== undefined && !consoleMode
-    ? await startHttpServer({
-        port: config.port,
-        logger,
-        metrics: metrics.registry,
-        readiness: () => ({ ready: false, detail: { store: 'postgres', storeReachable: false, starting: true } }),
-      })
+// While the bot starts (a database that is down is waited for, then Telegram's getMe retried),
+// /healthz says alive and /readyz 503, so that an orchestrator neither restarts the bot nor sends
+// it traffic; the real server takes the port over once receiving starts.
+let startingDetail: Record<string, unknown> = { starting: true, ...(config.database ? { store: 'postgres', storeReachable: false } : {}) };
+const starting =
+  config.port !== undefined && !consoleMode
+    ? await startHttpServer({ port: config.port, logger, metrics: metrics.registry, starting: true, readiness: () => ({ ready: false, detail: startingDetail }) })
     : undefined;
 try {
   store = await openStore(config, { logger });
 } catch (error) {
-  await waiting?.close(0);
+  await starting?.close(0);
   throw await refuse(error); // never thrown: refuse exits
 }
-await waiting?.close(0);
+startingDetail = { starting: true, store: store.backend, storeReachable: true };
 const storeHealth = watchStoreHealth({ store, logger });
 const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 // Exports run beside the updates: stopping waits for them (SHUTDOWN_GRACE_MS), then stops them.
@@ -155,7 +151,7 @@ if (consoleMode) {
     (stopping ??= (async () => {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
-      await Promise.all([receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
+      await Promise.all([starting?.close(0), receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
       await closeServices();
       logger.info('stopped');
       await flushStandardError(LOG_FLUSH_MS);
@@ -174,6 +170,7 @@ if (consoleMode) {
       leaderLeaseMs: config.leaderLeaseMs,
       orderAcrossReplicas: store.backend === 'postgres',
       onSecret: (secret) => secrets.push(secret),
+      beforeListen: async () => starting?.close(0),
     });
   } catch (error) {
     logger.fatal({ err: error }, 'the bot could not start');

@@ -34,8 +34,25 @@ describe('redactSecrets', () => {
   });
 
   it('redacts a secret containing another one whole', () => {
-    const redact = redactSecrets(['abc', 'xxabcxx']);
-    expect(redact('1 xxabcxx 2 abc')).toBe('1 [REDACTED] 2 [REDACTED]');
+    const redact = redactSecrets(['abcdefghijkl', 'xxabcdefghijklxx']);
+    expect(redact('1 xxabcdefghijklxx 2 abcdefghijkl')).toBe('1 [REDACTED] 2 [REDACTED]');
+  });
+
+  it('redacts a short secret only where it stands as a value, so that a password like `store` leaves the words alone', () => {
+    const redact = redactSecrets(['store']);
+    for (const line of ['the store is PostgreSQL', '{"msg":"the store does not answer","store":"postgres"}', '{"msg":"stores: restore the store"}'])
+      expect(redact(line)).toBe(line);
+    expect(redact('postgres://bot:store@postgres:5432/bot')).toBe('postgres://bot:[REDACTED]@postgres:5432/bot');
+    expect(redact('postgres://bot@postgres/bot?password=store&sslmode=require')).toBe('postgres://bot@postgres/bot?password=[REDACTED]&sslmode=require');
+    expect(redact('host=postgres password=store dbname=bot')).toBe('host=postgres password=[REDACTED] dbname=bot');
+    expect(redact('{"password":"store","url":"postgres://bot:store@db/bot?password=store"}')).toBe(
+      '{"password":"[REDACTED]","url":"postgres://bot:[REDACTED]@db/bot?password=[REDACTED]"}',
+    );
+    expect(redact('{"authorization":"Bearer store"}')).toBe('{"authorization":"Bearer [REDACTED]"}');
+    // Encoded as a URL or a JSON string holds it: the same positions.
+    expect(redactSecrets(['p@ss w"d'])('postgres://bot:p%40ss%20w%22d@db/bot {"password":"p@ss w\\"d"}')).toBe(
+      'postgres://bot:[REDACTED]@db/bot {"password":"[REDACTED]"}',
+    );
   });
 
   it('leaves text alone without secrets', () => {
@@ -122,14 +139,14 @@ describe('log lines on standard error', () => {
   const logging = (body: string) =>
     spawn(
       process.execPath,
-      ['--input-type=module', '-e', `import { createLogger, flushStandardError } from ${JSON.stringify(join(ROOT, 'src', 'logger.ts'))};\nconst logger = createLogger({ level: 'info', secrets: ['s3cret'] });\n${body}`],
+      ['--input-type=module', '-e', `import { createLogger, flushStandardError } from ${JSON.stringify(join(ROOT, 'src', 'logger.ts'))};\nconst logger = createLogger({ level: 'info', secrets: ['s3cret-s3cret'] });\n${body}`],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
   const finished = (child: ReturnType<typeof spawn>) => new Promise<number | null>((resolve) => child.once('close', resolve));
 
   it('wait in memory for a reader that lags, and reach it all, in order, when the bot stops', async () => {
     // 5,000 lines of 400 bytes: 30 times what a pipe holds. process.exit alone dropped most of them.
-    const child = logging(`for (let i = 0; i < 5000; i++) logger.info({ i }, 'line s3cret ' + 'x'.repeat(300));\nprocess.stdout.write('written\\n');\nawait flushStandardError(30_000);\nprocess.exit(0);`);
+    const child = logging(`for (let i = 0; i < 5000; i++) logger.info({ i }, 'line s3cret-s3cret ' + 'x'.repeat(300));\nprocess.stdout.write('written\\n');\nawait flushStandardError(30_000);\nprocess.exit(0);`);
     child.stderr!.pause();
     const lines: string[] = [];
     child.stdout!.once('data', () => setTimeout(() => child.stderr!.resume(), 300));

@@ -35,6 +35,11 @@ export type HttpServerOptions = {
   metrics: Pick<MetricsRegistry, 'render'>;
   readiness: () => Readiness;
   webhook?: WebhookEndpoint;
+  /**
+   * The server that answers while the bot starts (awaiting the database or Telegram): /healthz
+   * says alive with `"status":"starting"`, so that a proxy can tell it takes no updates yet.
+   */
+  starting?: boolean;
 };
 
 export type HttpServer = {
@@ -65,7 +70,7 @@ const settledWithin = (work: Promise<unknown>, ms: number): Promise<boolean> =>
   });
 
 /** Health, readiness and metrics endpoints, and the Telegram webhook when one is given. */
-export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics, readiness, webhook }: HttpServerOptions): Promise<HttpServer> => {
+export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics, readiness, webhook, starting = false }: HttpServerOptions): Promise<HttpServer> => {
   const inFlight = new Set<Promise<void>>();
   let closing = false;
 
@@ -83,7 +88,7 @@ export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics,
   };
 
   const routes = new Map<string, Route>([
-    ['/healthz', { methods: ['GET', 'HEAD'], handle: (_req, res) => sendJson(res, 200, { status: 'ok' }) }],
+    ['/healthz', { methods: ['GET', 'HEAD'], handle: (_req, res) => sendJson(res, 200, { status: starting ? 'starting' : 'ok' }) }],
     ['/readyz', { methods: ['GET', 'HEAD'], handle: readyz }],
     [
       '/metrics',

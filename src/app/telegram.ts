@@ -41,6 +41,8 @@ type Options = {
   onSecret?: (secret: string) => void;
   /** Delays between failed start-up calls (and polls); default 0.5 s doubling to 30 s. */
   backoff?: Backoff;
+  /** Called just before the HTTP server listens: the one that answered while the bot started gives the port up. */
+  beforeListen?: () => Promise<void>;
 };
 
 /**
@@ -78,6 +80,7 @@ export const startReceiving = async ({
   readiness,
   onSecret,
   backoff = DEFAULT_BACKOFF,
+  beforeListen = async () => {},
 }: Options): Promise<Receiving> => {
   const atStart = createStartUpRetry({ logger, backoff });
   // Every replica checks the token at start, standbys included.
@@ -101,6 +104,7 @@ export const startReceiving = async ({
           allowedUpdates: ALLOWED_UPDATES,
         }),
     });
+    if (config.port !== undefined) await beforeListen();
     const http = config.port === undefined ? undefined : await startHttpServer({ port: config.port, logger, metrics, readiness });
     logger.info({ mode: 'polling', port: http?.port, leading: leadership.leading() }, 'receiving updates');
     return {
@@ -128,6 +132,7 @@ export const startReceiving = async ({
     onSecret,
   });
   // The port is required with a webhook (config checks it).
+  await beforeListen();
   const http = await startHttpServer({
     port: config.port ?? 0,
     logger,

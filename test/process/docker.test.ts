@@ -1,8 +1,10 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config.ts';
 import { ROOT } from '../support/start-command.ts';
@@ -30,7 +32,54 @@ const runCheck = async (port: number): Promise<number | null> => {
   return status;
 };
 
+/**
+ * A directory holding what the Dockerfile's last stage copies into /app: a file from the context
+ * is the project's own, one from the build stage's /app is the project's too (that stage copies
+ * the project and builds dist/ as `npm start` does: vitest's set-up built it).
+ */
+const stageImageFiles = (): string => {
+  const last = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  expect(last).toMatch(/^WORKDIR \/app$/m);
+  const stage = mkdtempSync(join(tmpdir(), 'image-app-'));
+  for (const [, from, source, target] of last.matchAll(/^COPY (?:--from=(\S+) )?(\S+) (\S+)$/gm)) {
+    const path = from === undefined ? source! : source!.replace(/^\/app\//, '');
+    expect(path, `COPY --from=${from} ${source}`).not.toMatch(/^\//);
+    const destination = join(stage, target!.endsWith('/') ? join(target!, path.split('/').at(-1)!) : target!);
+    mkdirSync(dirname(destination), { recursive: true });
+    cpSync(join(ROOT, path), destination, { recursive: true });
+  }
+  return stage;
+};
+
+/** The image's CMD, run in `cwd` with this environment and standard input. */
+const runCmd = (cwd: string, env: Record<string, string>, input: string) => {
+  const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]') as string[];
+  expect(cmd[0]).toBe('node');
+  return spawnSync(process.execPath, cmd.slice(1), { cwd, env: { PATH: process.env.PATH ?? '', ...env }, input, encoding: 'utf8', timeout: 15_000 });
+};
+
 describe('the Docker image', () => {
+  it('runs from dist/ alone: no node_modules, every chunk loads, the licences of what it bundles beside it', () => {
+    const stage = stageImageFiles();
+    try {
+      expect(readdirSync(stage).sort()).toEqual(['dist', 'package.json']);
+      expect(existsSync(join(stage, 'dist', 'THIRD_PARTY_LICENSES'))).toBe(true);
+      // The console chat on the demo portal: the entry point, the console's and the demo's chunks.
+      const chat = runCmd(stage, { DATA_DIR: join(stage, 'data'), LANG: 'en_US.UTF-8' }, '/order 0007300100\n');
+      expect(chat.stderr).toBe('');
+      expect(chat.stdout).toContain('1. Order No. 0007300100');
+      expect(chat.status).toBe(0);
+      // The chunks loaded only when used (PostgreSQL, the export) resolve their imports too.
+      const chunks = readdirSync(join(stage, 'dist')).filter((name) => name.endsWith('.js'));
+      const script = `for (const chunk of ${JSON.stringify(chunks)}) await import('./dist/' + chunk);`;
+      const load = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: stage, encoding: 'utf8' });
+      expect(load.stderr).toBe('');
+      expect(load.status).toBe(0);
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
+  });
+
   it('sets PORT, exposes it, and probes /healthz with node (the image has no curl)', async () => {
     const port = /^ENV PORT=(\d+)$/m.exec(dockerfile)?.[1];
     expect(port).toBeDefined();

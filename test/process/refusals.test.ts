@@ -88,3 +88,16 @@ describe('main.ts refuses a portal token file it cannot read', () => {
     await expectRefusal({ PORTAL_TOKEN_FILE: file }, file, /PORTAL_TOKEN_FILE.*empty/);
   });
 });
+
+describe('main.ts refuses a secret file it cannot read (Docker secrets)', () => {
+  it('when BOT_TOKEN_FILE is missing', async () => {
+    const file = join(dir, 'no-such-bot-token');
+    await expectRefusal({ BOT_TOKEN: '', BOT_TOKEN_FILE: file }, file, /bot token file .*\(BOT_TOKEN_FILE\): no such file/);
+  });
+
+  it('when DATABASE_URL_FILE is empty', async () => {
+    const file = join(dir, 'database_url');
+    writeFileSync(file, '\n');
+    await expectRefusal({ DATABASE_URL_FILE: file }, file, /database URL file .*\(DATABASE_URL_FILE\): it is empty/);
+  });
+});

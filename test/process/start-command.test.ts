@@ -68,8 +68,9 @@ describe('the start command', () => {
   it('runs the entry point built from src/ by the step npm start runs first, which the image runs too', () => {
     const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: Record<string, string> };
     expect(startArgs().at(-1)).toBe('dist/main.js');
-    expect(scripts.prestart).toBe('node --disable-warning=ExperimentalWarning scripts/build.ts');
-    expect(readFileSync(`${ROOT}Dockerfile`, 'utf8')).toContain('RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.ts"]');
+    expect(scripts.prestart).toBe('node --disable-warning=ExperimentalWarning scripts/build.js');
+    expect(scripts.build).toBe(scripts.prestart);
+    expect(readFileSync(`${ROOT}Dockerfile`, 'utf8')).toContain('RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.js"]');
   });
 
   it("keeps undici's HTTP parser (WebAssembly) on V8's baseline compiler, whose tier-up would leave megabytes in worker threads' arenas", () => {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DIST } from '../../scripts/build.ts';
@@ -102,6 +102,31 @@ describe('the build npm start runs first', () => {
     const script = `const m = await import(${JSON.stringify(chunk)}); try { await m.startDemoPortal({ port: -1 }); } catch (e) { console.log(e.stack); }`;
     const run = spawnSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], { encoding: 'utf8' });
     expect(run.stdout).toMatch(/src\/demo\/portal-server\.ts:\d+:\d+/);
+  });
+});
+
+describe('the licences of what dist/ bundles', () => {
+  it('dist/THIRD_PARTY_LICENSES names every package whose code a chunk holds, with its licence text', () => {
+    const notice = readFileSync(join(DIST, 'THIRD_PARTY_LICENSES'), 'utf8');
+    // The packages as the source maps name them (independently of the modules rolldown reported).
+    const roots = new Set(
+      sourcesOf(readdirSync(DIST).filter((name) => name.endsWith('.js')))
+        .map((source) => /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(source)?.[1])
+        .filter((root) => root !== undefined)
+        .map((root) => resolve(DIST, root)),
+    );
+    expect(roots.size).toBeGreaterThan(100);
+    const names = new Set<string>();
+    for (const root of roots) {
+      const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { name: string; version: string };
+      names.add(name);
+      expect(notice).toMatch(new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} ${version.replaceAll('.', '\\.')}( \\(.+\\))?$`, 'm'));
+      const license = readdirSync(root).find((file) => /^licen[cs]e([.-].*)?$/i.test(file));
+      if (license !== undefined) expect(notice, name).toContain(readFileSync(join(root, license), 'utf8').trim());
+    }
+    for (const name of ['telegraf', 'zod', 'pino', 'undici', 'pg', 'exceljs']) expect(names).toContain(name);
+    // Our own sources are not a third party's.
+    expect(notice).not.toMatch(/^order-lookup-bot /m);
   });
 });
 

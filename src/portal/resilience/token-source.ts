@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFailure } from '../../secret-files.ts';
 
 export type TokenSource = {
   current(): string;
@@ -18,12 +19,6 @@ export class TokenFileError extends Error {
   }
 }
 
-const READ_REASONS: Readonly<Record<string, string>> = {
-  ENOENT: 'no such file',
-  EISDIR: 'it is a directory',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-};
 const MOVED_HINT = 'Put the token there, or point PORTAL_TOKEN_FILE at the file that has it.';
 
 const readTokenFile = (path: string): string => {
@@ -31,9 +26,7 @@ const readTokenFile = (path: string): string => {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-    const reason = (code && READ_REASONS[code]) ?? (error instanceof Error ? error.message : String(error));
-    throw new TokenFileError(path, reason, MOVED_HINT, { cause: error });
+    throw new TokenFileError(path, readFailure(error), MOVED_HINT, { cause: error });
   }
   const value = text.trim();
   if (!value) throw new TokenFileError(path, 'it is empty', 'Put the token there.');
