@@ -90,9 +90,10 @@ export const startReceiving = async ({
       leaseMs: leaderLeaseMs,
       logger,
       gauge: leaderGauge(metrics),
-      startRunner: (signal) =>
+      startRunner: (signal, onConflict) =>
         startPolling({
           signal,
+          onConflict,
           bot,
           logger,
           backoff,
