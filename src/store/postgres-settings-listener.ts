@@ -46,10 +46,10 @@ const applyWatchNotice = (cache: WatchCacheControl, payload: string | undefined)
   else cache.resume();
 };
 
-/** Listens until closed, connecting again after each loss; resolves once the first try is over. */
 /** How long close() waits for the server to see the connection end: a stalled one never would. */
 const CLOSE_WAIT_MS = 1_000;
 
+/** Listens until closed, connecting again after each loss; resolves once the first try is over. */
 export const listenForSettings = async ({ url, database, logger, cache, watches, backoff, connectTimeoutMs = 5_000, heartbeatMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
   const stop = new AbortController();
   let client: pg.Client | undefined;
@@ -144,7 +144,9 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
       stop.abort();
       const open = client;
       client = undefined;
-      await Promise.race([open?.end().catch(() => {}), pause(CLOSE_WAIT_MS)]);
+      const ended = new AbortController();
+      await Promise.race([open?.end().catch(() => {}), pause(CLOSE_WAIT_MS, ended.signal)]);
+      ended.abort();
     },
   };
 };
