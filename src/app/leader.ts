@@ -8,6 +8,8 @@ import type { Runner } from '../telegram/polling-runner.ts';
 
 // Telegram allows one getUpdates consumer per bot and answers a second with 409: with several
 // replicas, the one holding the "polling" lease polls and the others stand by, calling nothing.
+// A poller that cannot renew polls on until it sees another holder (the store says so, or a 409
+// after its lease ended): nobody else can take the lease before, so a database outage is no silence.
 
 export const POLLING_LEASE = 'polling';
 /** A leader that lost its lease ends its long poll at once and gives its handlers this long. */
@@ -34,8 +36,11 @@ export type LeadershipOptions = {
   logger: Logger;
   /** Set to 1 while leading, 0 while standing by. */
   gauge?: Gauge;
-  /** Starts polling: called on taking the lease; `signal` ends its start-up retries when the lead is given up meanwhile. */
-  startRunner: (signal: AbortSignal) => Promise<Runner>;
+  /**
+   * Starts polling: called on taking the lease; `signal` ends its start-up retries when the lead
+   * is given up meanwhile; the runner calls `onConflict` on each 409 from getUpdates.
+   */
+  startRunner: (signal: AbortSignal, onConflict: () => void) => Promise<Runner>;
   now?: () => number;
 };
 
@@ -59,8 +64,11 @@ const within = <T>(work: () => T | Promise<T>, ms: number): Promise<T> => {
 /**
  * Polls while this replica holds the polling lease, and stands by otherwise. The holder renews
  * it every leaseMs/6; a standby tries for it as often, so it takes over within leaseMs after the
- * holder died. A renewal that fails, or does not answer within the period, stops
- * polling at once: another replica may take the lease when it ends, and two must never poll.
+ * holder died. A standby polls only once it holds the lease. A holder whose renewal fails, or does
+ * not answer within the period, polls on: no replica can take the lease before it ends, and none
+ * through a store that is down. It stops when the store answers that another replica holds the
+ * lease, or when Telegram answers 409 after its lease ended: another replica took it and polls,
+ * and the two overlap for one long poll at most.
  */
 export const startPollingLeadership = async ({ coordination, owner, leaseMs, logger, gauge, startRunner, now = Date.now }: LeadershipOptions): Promise<PollingLeadership> => {
   // The store keeps the lease for two thirds of leaseMs, renewed or tried for every sixth: a
@@ -71,6 +79,8 @@ export const startPollingLeadership = async ({ coordination, owner, leaseMs, log
   const aborter = new AbortController();
   /** The runner while this replica leads: starting (its start-up calls retry), or running. */
   let lead: Lead | undefined;
+  /** When the lease this replica last took or renewed ends, by its clock. */
+  let heldUntil = -Infinity;
   let standingBy = false;
   let storeFailing = false;
   let looping: Promise<void> = Promise.resolve();
@@ -96,7 +106,11 @@ export const startPollingLeadership = async ({ coordination, owner, leaseMs, log
     gauge?.set({}, 1);
     logger.info({ owner }, 'took over polling');
     const entry: Lead = { abandon: new AbortController(), current: undefined, runner: Promise.resolve(undefined) };
-    entry.runner = startRunner(entry.abandon.signal).then(
+    const onConflict = () => {
+      // Within its lease no replica can hold it: a 409 then is a hand-over's tail or a stray poller.
+      if (lead === entry && now() >= heldUntil) void standDown(new Error('Telegram answered 409 after the lease ended: another replica took it and polls'));
+    };
+    entry.runner = startRunner(entry.abandon.signal, onConflict).then(
       (runner) => {
         if (entry.abandon.signal.aborted) {
           void runner.stop(0);
@@ -118,6 +132,7 @@ export const startPollingLeadership = async ({ coordination, owner, leaseMs, log
   };
 
   const standDown = async (reason: unknown) => {
+    if (lead === undefined) return;
     gauge?.set({}, 0);
     logger.warn({ err: reason, owner }, 'lost the polling lease');
     await stopRunner(LOST_GRACE_MS);
@@ -126,22 +141,29 @@ export const startPollingLeadership = async ({ coordination, owner, leaseMs, log
   const tick = async () => {
     let held = false;
     let problem: unknown;
+    const at = now();
     try {
-      held = await within(() => coordination.lease(POLLING_LEASE, owner, now(), heldMs), periodMs);
-      storeFailing = false;
+      held = await within(() => coordination.lease(POLLING_LEASE, owner, at, heldMs), periodMs);
     } catch (error) {
       problem = error;
     }
     if (aborter.signal.aborted) return;
     const leading = lead !== undefined;
-    if (held && !leading) takeLead();
-    else if (!held && leading) await standDown(problem ?? new Error('another replica holds the lease'));
-    else if (!held && problem !== undefined && !storeFailing) {
-      storeFailing = true;
-      logger.warn({ err: problem }, 'could not try for the polling lease: the store failed');
-    } else if (!held && problem === undefined && !standingBy) {
-      standingBy = true;
-      logger.info({ owner, retryMs: periodMs }, 'standing by: another replica polls');
+    const wasFailing = storeFailing;
+    storeFailing = problem !== undefined;
+    if (held) {
+      heldUntil = at + heldMs;
+      if (!leading) takeLead();
+      else if (wasFailing) logger.info({ owner }, 'renewed the polling lease again');
+    } else if (problem === undefined) {
+      if (leading) await standDown(new Error('another replica holds the lease'));
+      else if (!standingBy) {
+        standingBy = true;
+        logger.info({ owner, retryMs: periodMs }, 'standing by: another replica polls');
+      }
+    } else if (!wasFailing) {
+      if (leading) logger.warn({ err: problem, owner, leaseEndsInMs: Math.max(0, heldUntil - now()) }, 'could not renew the polling lease: polling goes on until another replica is seen to hold it');
+      else logger.warn({ err: problem }, 'could not try for the polling lease: the store failed');
     }
   };
 

@@ -93,9 +93,10 @@ export const startReceiving = async ({
       leaseMs: leaderLeaseMs,
       logger,
       gauge: leaderGauge(metrics),
-      startRunner: (signal) =>
+      startRunner: (signal, onConflict) =>
         startPolling({
           signal,
+          onConflict,
           bot,
           logger,
           backoff,

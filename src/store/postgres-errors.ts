@@ -29,15 +29,28 @@ export const isConnectionFailure = (error: unknown): boolean => {
   return LOST_CONNECTION.test(error.message) || (error.cause !== undefined && isConnectionFailure(error.cause));
 };
 
+/**
+ * SQLSTATEs of a statement the server cancelled for time: a statement timeout (57014, also an
+ * administrator's cancel) or a lock timeout (55P03). Busy, not broken: the store does not answer.
+ */
+const TIMED_OUT = new Set(['57014', '55P03']);
+
+/** True when `error` says the server took too long: a timeout of the server's, or node-postgres's own. */
+export const isTimeout = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  const code = codeOf(error);
+  return (code !== undefined && TIMED_OUT.has(code)) || error.message === 'Query read timeout';
+};
+
 /** What went wrong, in words: Node's AggregateError (one failure per address) may have no message of its own. */
 export const failureReason = (error: unknown): string => {
   if (error instanceof AggregateError && error.message === '') return error.errors.map(failureReason).join('; ');
   return error instanceof Error ? error.message || (codeOf(error) ?? error.name) : String(error);
 };
 
-/** A StoreUnavailableError naming the database for a connection failure; any other error as it was. */
+/** A StoreUnavailableError naming the database for a connection failure or a timeout; any other error as it was. */
 export const toPostgresUnavailable = (error: unknown, database: string): unknown =>
-  isConnectionFailure(error) ? new StoreUnavailableError(database, failureReason(error), { cause: error }) : error;
+  isConnectionFailure(error) || isTimeout(error) ? new StoreUnavailableError(database, failureReason(error), { cause: error }) : error;
 
 /** What the operator must fix, by SQLSTATE: another try would meet the same answer. */
 const FINAL_HINTS: ReadonlyMap<string, string> = new Map([
@@ -55,7 +68,7 @@ export const finalOpenError = (error: unknown, database: string): StoreOpenError
   return hint === undefined ? undefined : new StoreOpenError(database, failureReason(error), hint, { cause: error });
 };
 
-/** The same methods, async, each turning a connection failure into a StoreUnavailableError naming the database. */
+/** The same methods, async, each turning a connection failure or a timeout into a StoreUnavailableError naming the database. */
 export const withPostgresErrors = <T extends object>(target: T, database: string): T => {
   const guarded: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(target)) {

@@ -18,9 +18,11 @@ export type PoolOptions = {
   size: number;
   /** How long to wait for a connection (to open, or to be free) before failing. */
   connectTimeoutMs?: number;
+  /** How long the server lets a statement run (waiting for a lock included) before cancelling it. */
+  statementTimeoutMs?: number;
 };
 
-export const createPool = ({ url, size, connectTimeoutMs = 5_000 }: PoolOptions): pg.Pool =>
+export const createPool = ({ url, size, connectTimeoutMs = 5_000, statementTimeoutMs = 30_000 }: PoolOptions): pg.Pool =>
   new pg.Pool({
     connectionString: url,
     max: size,
@@ -30,8 +32,8 @@ export const createPool = ({ url, size, connectTimeoutMs = 5_000 }: PoolOptions)
     // No statement may hold a connection for ever: the server cuts a slow one, and the client
     // gives up on an answer that never comes (a cut network, a server that vanished), which
     // TCP keepalive notices on an idle connection too.
-    statement_timeout: 30_000,
-    query_timeout: 35_000,
+    statement_timeout: statementTimeoutMs,
+    query_timeout: statementTimeoutMs + 5_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
     application_name: 'order-lookup-bot',

@@ -10,7 +10,9 @@ import type { WatchCacheControl } from './watch-cache.ts';
 // connection, apart from the pool (a pooled one may be closed when idle), listens. While it is
 // down the cache is suspended; when it is back the cache starts empty, as notifications sent
 // meanwhile were lost. The same connection hears `watches_changed` ('<chat id>', sent by
-// postgres-watches.ts) for the watch cache, kept the same way.
+// postgres-watches.ts) for the watch cache, kept the same way. A connection that stops carrying
+// anything without being closed (a NAT that forgot it) would be heard from by nothing: it is
+// asked to answer every few seconds, and one that does not is taken for lost.
 
 export const SETTINGS_CHANNEL = 'settings_changed';
 export const WATCHES_CHANNEL = 'watches_changed';
@@ -24,6 +26,8 @@ export type SettingsListenerOptions = {
   watches?: WatchCacheControl;
   backoff: Backoff;
   connectTimeoutMs?: number;
+  /** How often the connection is asked to answer, and how long it has to: default 5 s. */
+  heartbeatMs?: number;
 };
 
 export type SettingsListener = { close(): Promise<void> };
@@ -42,8 +46,11 @@ const applyWatchNotice = (cache: WatchCacheControl, payload: string | undefined)
   else cache.resume();
 };
 
+/** How long close() waits for the server to see the connection end: a stalled one never would. */
+const CLOSE_WAIT_MS = 1_000;
+
 /** Listens until closed, connecting again after each loss; resolves once the first try is over. */
-export const listenForSettings = async ({ url, database, logger, cache, watches, backoff, connectTimeoutMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
+export const listenForSettings = async ({ url, database, logger, cache, watches, backoff, connectTimeoutMs = 5_000, heartbeatMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
   const stop = new AbortController();
   let client: pg.Client | undefined;
 
@@ -86,6 +93,27 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
     }
     cache.resume();
     watches?.resume();
+    void keepAsking(next, () => lost, onLost);
+  };
+
+  /** A query every heartbeatMs, each with as long to answer; one late or failed loses the connection. */
+  const keepAsking = async (connection: pg.Client, lost: () => boolean, onLost: (error: Error) => void): Promise<void> => {
+    while (!lost() && !stop.signal.aborted) {
+      await pause(heartbeatMs, stop.signal);
+      if (lost() || stop.signal.aborted) return;
+      const late = setTimeout(() => {
+        onLost(new Error(`no answer to a heartbeat within ${heartbeatMs} ms`));
+        // With the query unanswered, end() cuts the socket rather than waiting for the server.
+        void connection.end().catch(() => {});
+      }, heartbeatMs);
+      try {
+        await connection.query('SELECT 1');
+      } catch (error) {
+        onLost(error instanceof Error ? error : new Error(String(error)));
+      } finally {
+        clearTimeout(late);
+      }
+    }
   };
 
   /** Tries until connected or closed, waiting before each try: a server that cut us may be shutting down. */
@@ -116,7 +144,9 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
       stop.abort();
       const open = client;
       client = undefined;
-      await open?.end().catch(() => {});
+      const ended = new AbortController();
+      await Promise.race([open?.end().catch(() => {}), pause(CLOSE_WAIT_MS, ended.signal)]);
+      ended.abort();
     },
   };
 };

@@ -35,6 +35,8 @@ export type PostgresStoreOptions = {
   backoff?: Backoff;
   /** How long a connection may take to open (or to be free) before the call fails. */
   connectTimeoutMs?: number;
+  /** How long a statement may run before the server cancels it; default 30 s. */
+  statementTimeoutMs?: number;
   /** How long to wait between tries while the settings listener's connection is lost. */
   listenBackoff?: Backoff;
 };
@@ -76,10 +78,11 @@ export const openPostgresStore = async ({
   queryTtlDays = 180,
   backoff = OPEN_BACKOFF,
   connectTimeoutMs,
+  statementTimeoutMs,
   listenBackoff = LISTEN_BACKOFF,
 }: PostgresStoreOptions): Promise<Store> => {
   const database = describeDatabase(url);
-  const pool = createPool({ url, size: poolSize, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
+  const pool = createPool({ url, size: poolSize, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }), ...(statementTimeoutMs !== undefined && { statementTimeoutMs }) });
   // An idle connection the server closed (a restart, an administrator) is reported here rather
   // than to a caller; unheard, it would end the process. The pool opens another when needed.
   pool.on('error', (error) => logger.warn({ database, reason: failureReason(error) }, 'a connection to the database was lost'));

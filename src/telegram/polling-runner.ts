@@ -30,6 +30,8 @@ export type PollingOptions = {
   handlerDeadlineMs?: number;
   /** Ends the start-up retries (getMe, deleteWebhook) early: startPolling then rejects. */
   signal?: AbortSignal;
+  /** Told of each 409 (another getUpdates consumer), before the runner waits to poll again. */
+  onConflict?: () => void;
 };
 
 export type Runner = {
@@ -64,6 +66,7 @@ export const startPolling = async ({
   backoff = DEFAULT_BACKOFF,
   handlerDeadlineMs = 60_000,
   signal,
+  onConflict,
 }: PollingOptions): Promise<Runner> => {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, not ${concurrency}`);
   const atStart = createStartUpRetry({ logger, backoff, ...(signal && { signal }) });
@@ -74,6 +77,8 @@ export const startPolling = async ({
   const aborter = new AbortController();
   /** The next update id to ask for: every update below it was fetched. */
   let offset = 0;
+  /** The offset Telegram has taken: that of the last getUpdates it answered (a 409 included). */
+  let confirmed = 0;
   let refused = false;
 
   const logFailure = (error: unknown, failure: Extract<PollFailure, { kind: 'retry' }>, attempt: number) => {
@@ -101,11 +106,12 @@ export const startPolling = async ({
       await queue.until(() => queue.room() > 0, aborter.signal);
       if (aborter.signal.aborted) return;
       let batch: unknown[];
+      const asked = offset;
       try {
         const result: unknown = await bot.telegram.callApi(
           'getUpdates',
           {
-            offset,
+            offset: asked,
             limit: Math.min(MAX_LIMIT, queue.room()),
             timeout: pollTimeoutSeconds,
             allowed_updates: allowedUpdates as Convenience.UpdateType[] | undefined,
@@ -113,10 +119,16 @@ export const startPolling = async ({
           // Typed with the abort-controller polyfill's signal; node-fetch takes the native one.
           { signal: aborter.signal as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'] },
         );
+        confirmed = asked;
         batch = parseBatch(result);
       } catch (error) {
         if (aborter.signal.aborted) return;
         const failure = classifyPollError(error, failures, backoff);
+        if (failure.kind === 'retry' && failure.reason === 'conflict') {
+          // Telegram ends the older of two long polls with 409 after taking its offset.
+          confirmed = asked;
+          onConflict?.();
+        }
         if (failure.kind === 'fatal') {
           refused = true;
           logger.fatal({ err: error }, 'getUpdates refused: polling stopped');
@@ -148,7 +160,9 @@ export const startPolling = async ({
   done.catch(() => undefined);
 
   const confirm = async () => {
-    if (offset === 0 || refused) return;
+    // Nothing fetched since Telegram last took the offset: a call would only end another
+    // replica's long poll with a 409 (a hand-over).
+    if (offset === confirmed || refused) return;
     try {
       // Bounded, so that a stop fits in the grace period plus a moment (docker stop's 10 s).
       const signal = AbortSignal.timeout(CONFIRM_TIMEOUT_MS) as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'];

@@ -36,9 +36,9 @@ const replica = async (owner: string, { coordination = store.coordination as Coo
     leaseMs: LEASE_MS,
     logger: f.logger.child({ owner }),
     gauge: metrics.gauge({ name: 'polling_leader', help: 'Leading.' }),
-    startRunner: (signal) => {
+    startRunner: (signal, onConflict) => {
       starts++;
-      const run = startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal });
+      const run = startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal, onConflict });
       runs.push(run);
       return run;
     },
@@ -85,9 +85,9 @@ describe('polling leadership', () => {
     expect(two.gauge()).toBe('1');
   });
 
-  it('stops polling at once when a renewal fails, and another replica takes over when the lease ends', async () => {
+  it('polls on when its renewals fail, and hands over once another replica holds the lease (a 409 after its own ended)', async () => {
     let failing = false;
-    // The real store, failing on demand as a database that went away would.
+    // The real store, failing on demand for this replica only, as a network cut between it and the database would.
     const flaky: CoordinationStore = {
       ...store.coordination,
       lease: (...args) => {
@@ -99,19 +99,56 @@ describe('polling leadership', () => {
     const two = await replica('two');
     await f.api.waitForPolling();
     failing = true;
-    await until(() => !one.leadership.leading(), 1_000);
-    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ level: 40, err: { message: 'connection terminated' } });
+    await until(() => logsOf('one', 'could not renew the polling lease: polling goes on until another replica is seen to hold it').length === 1, 1_000);
+    expect(one.leadership.leading()).toBe(true);
+    expect(one.gauge()).toBe('1');
+    // Two takes the lease once it ended, polls, and Telegram's 409 tells one to stop.
+    await until(() => two.leadership.leading() && !one.leadership.leading(), 2_000);
+    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ level: 40, err: { message: expect.stringContaining('409') } });
     expect(one.gauge()).toBe('0');
-    await until(() => two.leadership.leading(), 2_000);
     const user = f.api.createUser();
     f.api.sendText({ from: user, text: 'still served' });
     expect((await f.api.nextBotMessage(user.id)).text).toBe('two: still served');
-    // The old leader's long poll ended when it lost the lease: it never conflicted with the new one
-    // (a 409 to either would show here).
+    await f.api.waitForIdle();
+    expect(f.api.messagesIn(user.id)).toHaveLength(1);
+    // The overlap cost a conflict or two, never a storm; two polls on alone.
+    const conflicts = () => f.api.callsTo('getUpdates').filter((call) => call.response.ok === false && !call.aborted).length;
+    expect(conflicts()).toBeLessThanOrEqual(2);
+    const settled = conflicts();
+    await sleep(LEASE_MS * 2);
+    expect(conflicts()).toBe(settled);
+  });
+
+  it('polls on and answers while the store fails for every replica, and renews once it is back', async () => {
+    let failing = false;
+    const flaky: CoordinationStore = {
+      ...store.coordination,
+      lease: (...args) => {
+        if (failing) throw new Error('connect ECONNREFUSED');
+        return store.coordination.lease(...args);
+      },
+    };
+    const one = await replica('one', { coordination: flaky });
+    const two = await replica('two', { coordination: flaky });
+    await f.api.waitForPolling();
+    failing = true;
+    // Well past the lease: nobody could take it, so the poller keeps polling and the standby stands by.
+    await sleep(LEASE_MS * 3);
+    expect([one.leadership.leading(), two.leadership.leading()]).toEqual([true, false]);
+    const user = f.api.createUser();
+    f.api.sendText({ from: user, text: 'during the outage' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('one: during the outage');
+    expect(logsOf('two', 'could not try for the polling lease: the store failed')).toHaveLength(1);
+
+    failing = false;
+    await until(() => logsOf('one', 'renewed the polling lease again').length === 1, 1_000);
+    await sleep(LEASE_MS);
+    expect([one.leadership.leading(), two.leadership.leading()]).toEqual([true, false]);
+    expect([one.starts(), two.starts()]).toEqual([1, 0]);
     expect(f.api.callsTo('getUpdates').filter((call) => call.response.ok === false && !call.aborted)).toEqual([]);
   });
 
-  it('gives the lead up when the store does not answer a renewal within the period', async () => {
+  it('polls on while the store does not answer a renewal within the period', async () => {
     let hanging = false;
     const slow: CoordinationStore = {
       ...store.coordination,
@@ -120,8 +157,24 @@ describe('polling leadership', () => {
     const one = await replica('one', { coordination: slow });
     await f.api.waitForPolling();
     hanging = true;
+    await sleep(LEASE_MS * 3);
+    expect(one.leadership.leading()).toBe(true);
+    expect(logsOf('one', 'could not renew the polling lease: polling goes on until another replica is seen to hold it')[0]).toMatchObject({
+      err: { message: `the store did not answer within ${Math.floor(LEASE_MS / 6)} ms` },
+    });
+    const user = f.api.createUser();
+    f.api.sendText({ from: user, text: 'hanging store' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('one: hanging store');
+  });
+
+  it('stops at its next renewal when the store answers that another replica holds the lease', async () => {
+    const one = await replica('one');
+    await f.api.waitForPolling();
+    // As after a clock jump or an operator's hand: the row names someone else.
+    store.coordination.releaseLease(POLLING_LEASE, 'one');
+    expect(store.coordination.lease(POLLING_LEASE, 'other', Date.now(), LEASE_MS * 10)).toBe(true);
     await until(() => !one.leadership.leading(), 1_000);
-    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ err: { message: `the store did not answer within ${Math.floor(LEASE_MS / 6)} ms` } });
+    expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ err: { message: 'another replica holds the lease' } });
   });
 
   it('rejects `done` and gives the lease up when Telegram refuses the bot while it polls', async () => {

@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { terminate, type BotProcess } from '../support/bot-process.ts';
 import { useBotProcesses } from '../support/process-fixture.ts';
 import { freshDatabase } from '../support/pg-database.ts';
+import type { BotMessage } from '../support/bot-api/index.ts';
+import { createForwarder, freePort } from '../store/tcp-forwarder.ts';
 
 // Two real bot processes polling Telegram, on one PostgreSQL database: one polls, the other
-// stands by, and takes over within the lease when the first is killed.
+// stands by, and takes over within the lease when the first is killed; while the database is
+// down for both, the poller polls on and answers.
 
 const LEASE_SECONDS = 3;
 
@@ -16,6 +19,19 @@ const startReplica = (databaseUrl: string) =>
 const leads = (bot: BotProcess) => bot.lines.some((line) => line.msg === 'took over polling');
 /** getUpdates calls Telegram refused with 409 (not the emulator's record of a poll the bot aborted). */
 const conflicts = () => f.api.callsTo('getUpdates').filter((call) => !call.response.ok && call.response.error_code === 409).length;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const until = async (check: () => Promise<boolean>, timeoutMs: number) => {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('the condition did not hold in time');
+    await sleep(100);
+  }
+};
+const button = (message: BotMessage, text: string): string => {
+  const found = message.buttons.find((candidate) => candidate.text === text);
+  if (found === undefined || !('callback_data' in found)) throw new Error(`no "${text}" button in: ${JSON.stringify(message.buttons)}`);
+  return found.callback_data;
+};
 
 describe('two polling replicas on one database', () => {
   it('poll from one only, answer each message once, and hand over within the lease after kill -9', async () => {
@@ -71,4 +87,48 @@ describe('two polling replicas on one database', () => {
     expect((await f.api.nextBotMessage(user.id)).text).toContain('Orders 1–1 of 1');
     expect(conflicts()).toBe(0);
   });
+
+  it('answer while the database is down for both: the poller polls on past its lease, in each user’s language; one polls once it is back', async () => {
+    const real = new URL(await freshDatabase());
+    const forwarder = createForwarder(Number(real.port), await freePort());
+    await forwarder.start();
+    const url = new URL(real.href);
+    url.port = String(forwarder.port);
+    const [one, two] = await Promise.all([startReplica(url.href), startReplica(url.href)]);
+    await f.api.waitForPolling();
+    const leader = [one, two].find(leads)!;
+    const standby = [one, two].find((bot) => bot !== leader)!;
+    const en = f.api.createUser({ language_code: 'en' });
+    const ru = f.api.createUser({ language_code: 'ru' });
+    f.api.sendText({ from: en, text: '/pagesize' });
+    const sizes = await f.api.nextBotMessage(en.id);
+
+    // PostgreSQL restarting, or crashed: connections cut and refused, for longer than the lease.
+    await forwarder.stop();
+    await sleep(LEASE_SECONDS * 1000);
+    const askedAt = performance.now();
+    f.api.sendText({ from: en, text: '/order 0007300100' });
+    expect((await f.api.nextBotMessage(en.id)).text).toBe('The bot cannot save right now. Please try again later.');
+    const answeredMs = performance.now() - askedAt;
+    f.api.sendText({ from: ru, text: '/order 0007300100' });
+    expect((await f.api.nextBotMessage(ru.id)).text).toBe('Бот сейчас не может сохранить данные. Попробуйте позже.');
+    const pressed = f.api.pressButton({ from: en, message: sizes, data: button(sizes, '10') });
+    expect(await f.api.waitForAnswer(pressed)).toMatchObject({ show_alert: true, text: 'The bot cannot save right now. Please try again later.' });
+    expect(leader.lines.filter((line) => line.msg === 'could not renew the polling lease: polling goes on until another replica is seen to hold it')).toHaveLength(1);
+    // The standby could not take the lease either: it never polled.
+    expect(standby.lines.some((line) => line.msg === 'took over polling')).toBe(false);
+    expect(conflicts()).toBe(0);
+
+    await forwarder.start();
+    await leader.waitForLog((line) => line.msg === 'renewed the polling lease again' || line.msg === 'lost the polling lease', 5_000);
+    await Promise.all([one, two].map((bot) => until(async () => (await fetch(`http://127.0.0.1:${bot.port}/readyz`)).status === 200, 15_000)));
+    f.api.sendText({ from: en, text: '/order 0007300117' });
+    expect((await f.api.nextBotMessage(en.id)).text).toContain('Orders 1–1 of 1');
+    await f.api.waitForIdle();
+    expect(f.api.messagesIn(en.id)).toHaveLength(3);
+    // Back, the poller renewed its lease (or the standby, trying first, took it over): a conflict or two at most.
+    expect(conflicts()).toBeLessThanOrEqual(2);
+    await forwarder.stop();
+    console.info(`answered ${LEASE_SECONDS} s into a database outage: ${Math.round(answeredMs)} ms`);
+  }, 60_000);
 });

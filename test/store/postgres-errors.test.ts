@@ -31,6 +31,18 @@ describe('failures of PostgreSQL', () => {
     }
   });
 
+  it('takes a statement or lock timeout for the store not answering: unavailable, not a bug', () => {
+    for (const error of [
+      withCode('canceling statement due to statement timeout', '57014'),
+      withCode('canceling statement due to lock timeout', '55P03'),
+      withCode('could not obtain lock on row in relation "rate_windows"', '55P03'),
+      new Error('Query read timeout'),
+    ]) {
+      expect(toPostgresUnavailable(error, 'postgres://db:5432/bot'), error.message).toBeInstanceOf(StoreUnavailableError);
+    }
+    expect(toPostgresUnavailable(withCode('division by zero', '22012'), 'postgres://db:5432/bot')).not.toBeInstanceOf(StoreUnavailableError);
+  });
+
   it('names the database in a StoreUnavailableError, and leaves other failures as they were', () => {
     const lost = toPostgresUnavailable(withCode('read ECONNRESET', 'ECONNRESET'), 'postgres://db:5432/bot');
     expect(lost).toBeInstanceOf(StoreUnavailableError);

@@ -10,6 +10,11 @@ export type Forwarder = {
   start(): Promise<void>;
   /** Stops listening and cuts every connection made through it. */
   stop(): Promise<void>;
+  /**
+   * Stops moving bytes on the connections open now, without closing them (no FIN, no RST), as a
+   * NAT or firewall that forgot them would; new connections are forwarded as before.
+   */
+  stall(): void;
 };
 
 /** A loopback port nothing listens on (for now). */
@@ -17,6 +22,7 @@ export { freePort } from '../support/bot-process.ts';
 
 export const createForwarder = (targetPort: number, port: number): Forwarder => {
   const sockets = new Set<Socket>();
+  const stallers = new Set<() => void>();
   let server: Server | undefined;
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -30,7 +36,17 @@ export const createForwarder = (targetPort: number, port: number): Forwarder => 
         const upstream = connect(targetPort, '127.0.0.1');
         track(client);
         track(upstream);
-        client.on('close', () => upstream.destroy());
+        const stall = () => {
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          client.pause();
+          upstream.pause();
+        };
+        stallers.add(stall);
+        client.on('close', () => {
+          stallers.delete(stall);
+          upstream.destroy();
+        });
         upstream.on('close', () => client.destroy());
         client.pipe(upstream).pipe(client);
       });
@@ -39,6 +55,10 @@ export const createForwarder = (targetPort: number, port: number): Forwarder => 
         listening.listen(port, '127.0.0.1', resolve);
       });
       server = listening;
+    },
+    stall() {
+      for (const stall of stallers) stall();
+      stallers.clear();
     },
     async stop() {
       const stopping = server;

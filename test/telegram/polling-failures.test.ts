@@ -72,6 +72,23 @@ describe('getUpdates failures', () => {
     expect(gapAfterCall(f, 2)).toBeGreaterThanOrEqual(950);
   });
 
+  it('tells onConflict of a 409, and stops without another call: Telegram took the offset with the ended poll', async () => {
+    const user = f.api.createUser();
+    let conflicts = 0;
+    const runner = await f.start({ bot: echoBot(f), onConflict: () => (conflicts += 1) });
+    f.api.sendText({ from: user, text: 'hi' });
+    expect((await f.api.nextBotMessage(user.id)).text).toBe('echo hi');
+    await f.api.waitForCall('getUpdates', { count: 2 });
+    // Another consumer polls (a replica that took the lease over): the waiting poll ends with 409.
+    const other = await fetch(`${f.api.apiRoot}/bot${f.api.token}/getUpdates?timeout=0`);
+    expect(await other.json()).toMatchObject({ ok: true, result: [] });
+    await f.api.waitFor(() => conflicts === 1, { description: 'the 409 told' });
+    const calls = f.api.callsTo('getUpdates').length;
+    await runner.stop(100);
+    // A confirming call would end the other consumer's long poll with a 409 in turn.
+    expect(f.api.callsTo('getUpdates')).toHaveLength(calls);
+  });
+
   it('retries when the connection drops without an answer', async () => {
     const proxy = await startDroppingProxy(f.api.apiRoot);
     f.onClose(proxy.close);

@@ -1,6 +1,6 @@
 import type { MiddlewareFn } from 'telegraf';
 import type { Logger } from 'pino';
-import { createTranslator, type Locale } from '../../i18n.ts';
+import { createTranslator, perLocale, resolveLocale, type Locale } from '../../i18n.ts';
 import { isTransient, PortalError } from '../../portal/errors.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
@@ -24,7 +24,7 @@ const alert = async (ctx: BotContext, text: string): Promise<boolean> => {
  * log keeps the details, the user never a stack.
  */
 export const errorBoundary = (logger: Logger, defaultLanguage: Locale): MiddlewareFn<BotContext> => {
-  const fallback = createTranslator(defaultLanguage);
+  const translators = perLocale(createTranslator);
   return async (ctx, next) => {
     try {
       await next();
@@ -44,8 +44,8 @@ export const errorBoundary = (logger: Logger, defaultLanguage: Locale): Middlewa
       if (error instanceof PortalError) logger.warn(log, 'portal call failed');
       else if (error instanceof StoreUnavailableError) logger.error({ ...log, path: error.path }, 'the store could not save');
       else logger.error(log, 'update failed');
-      // Before the context middleware ran (say the store failed), speak the default language.
-      const t = ctx.t ?? fallback;
+      // Before the context middleware chose (the store could not say), the language the update carries.
+      const t = ctx.t ?? translators[resolveLocale(ctx.from?.language_code, defaultLanguage)];
       const text = renderError(error, t);
       try {
         if (ctx.inlineQuery) {

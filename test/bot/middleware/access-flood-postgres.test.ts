@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accessMiddleware, REFUSAL_QUIET_MS } from '../../../src/bot/middleware/access.ts';
 import { floodLimit } from '../../../src/bot/middleware/flood-limit.ts';
@@ -21,9 +22,9 @@ const GROUP = { id: -100_777, type: 'supergroup' } as const;
 const lists = { userIds: new Set<number>(), chatIds: new Set<number>(), anyone: false };
 
 /** A replica: its own store (pool) on `url`, its own middlewares, what it said. */
-const startReplica = async (url: string, clock: ReturnType<typeof createClock>) => {
+const startReplica = async (url: string, clock: ReturnType<typeof createClock>, { statementTimeoutMs }: { statementTimeoutMs?: number } = {}) => {
   const logs = createLogs();
-  const store = await openPostgresStore({ url, poolSize: 3, logger: logs.logger, connectTimeoutMs: 1_000 });
+  const store = await openPostgresStore({ url, poolSize: 3, logger: logs.logger, connectTimeoutMs: 1_000, ...(statementTimeoutMs !== undefined && { statementTimeoutMs }) });
   opened.push(store);
   const chats = createChats();
   const access = accessMiddleware(lists, { limits: store.limits, logger: logs.logger, now: clock.now });
@@ -97,5 +98,31 @@ describe('limits shared by replicas on PostgreSQL', () => {
     await replica.strangerInGroup(777);
     expect(replica.chats.served()).toBe(8);
     expect(replica.chats.said.map((said) => said.text)).toEqual([SLOW_DOWN, expect.stringContaining('not available in this chat')]);
+  });
+
+  it('while the flood windows stay locked past the statement timeout: queries pass, as with the database down', async () => {
+    const url = await freshDatabase('limits');
+    const clock = createClock();
+    const replica = await startReplica(url, clock, { statementTimeoutMs: 300 });
+    // A long transaction elsewhere (a migration, an operator's session) holds the table.
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE rate_windows IN ACCESS EXCLUSIVE MODE');
+      await replica.query(1);
+      await replica.query(2);
+      expect(replica.chats.served()).toBe(2);
+      expect(replica.chats.said).toEqual([]);
+      expect(replica.logs.warnings()).toEqual([
+        expect.objectContaining({ msg: expect.stringContaining('flood limit cannot reach the store'), err: expect.objectContaining({ message: expect.stringContaining('statement timeout') }) }),
+      ]);
+    } finally {
+      await locker.end();
+    }
+    // Free again: counted and limited as before.
+    for (let i = 0; i < 4; i += 1) await replica.query(1);
+    expect(replica.chats.served()).toBe(5);
+    expect(replica.chats.said.map((said) => said.text)).toEqual([SLOW_DOWN]);
   });
 });
