@@ -41,19 +41,22 @@ export async function startHttpServer(state: EmulatorState, log: CallLog, front:
 }
 
 /**
- * A proxy's 413 for a body over its limit, as nginx gives it: an HTML page at once, the rest of the
- * upload read and dropped. Recorded as an injected failure: the Bot API never saw the call.
+ * A proxy's 413 for a body over its limit: nginx's HTML page, once the body is read and dropped
+ * (answered before, the close could cut the client's write: EPIPE, where nginx's lingering close
+ * lets the client read the answer). Recorded as an injected failure: the Bot API never saw the call.
  */
 function refuseAsProxy(log: CallLog, state: EmulatorState, req: IncomingMessage, res: ServerResponse): void {
   const seq = log.startSeq();
   const atMs = state.clock.nowMs();
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  req.resume();
-  res.writeHead(413, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(TOO_LARGE_PAGE), connection: 'close' });
-  res.end(TOO_LARGE_PAGE);
   const method = findMethod(/\/([^/]*)$/.exec(url.pathname)?.[1] ?? '')?.name ?? url.pathname;
-  log.record({ seq, method, params: {}, response: TOO_LARGE, chatId: undefined, at_ms: atMs, done_ms: state.clock.nowMs(), injected: true, aborted: false });
-  state.feed.emit();
+  req.resume();
+  req.once('end', () => {
+    res.writeHead(413, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(TOO_LARGE_PAGE) });
+    res.end(TOO_LARGE_PAGE);
+    log.record({ seq, method, params: {}, response: TOO_LARGE, chatId: undefined, at_ms: atMs, done_ms: state.clock.nowMs(), injected: true, aborted: false });
+    state.feed.emit();
+  });
 }
 
 async function handle(state: EmulatorState, log: CallLog, front: Front, req: IncomingMessage, res: ServerResponse): Promise<void> {
