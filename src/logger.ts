@@ -122,6 +122,26 @@ export const flushStandardError = (timeoutMs: number): Promise<void> =>
   });
 
 /**
+ * Node's process warnings (a dependency calling a deprecated API, say) as log lines, once each
+ * (by code, else by text), in place of the plain-text lines Node writes to standard error, which
+ * would break the JSON log. A deprecation is `info`: nothing an operator can act on; others `warn`.
+ */
+export const logProcessWarnings = (logger: Pick<Logger, 'info' | 'warn'>, emitter: NodeJS.EventEmitter = process): void => {
+  // Node writes them from a 'warning' listener of its own: this one takes its place.
+  emitter.removeAllListeners('warning');
+  const seen = new Set<string>();
+  emitter.on('warning', (warning: Error & { code?: unknown }) => {
+    const code = typeof warning.code === 'string' ? warning.code : undefined;
+    const key = code ?? `${warning.name}: ${warning.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    const fields = { warning: { name: warning.name, ...(code === undefined ? {} : { code }), message: warning.message } };
+    if (warning.name === 'DeprecationWarning') logger.info(fields, 'process warning');
+    else logger.warn(fields, 'process warning');
+  });
+};
+
+/**
  * A pino logger whose every serialized line, child loggers' included, is scrubbed of the secrets
  * just before it is written: messages, bindings, error messages and stacks alike.
  */

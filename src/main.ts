@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { createBot } from './bot/create-bot.ts';
 import { createExports } from './bot/export/exports.ts';
 import { removeStaleExportDirs } from './bot/export/stale-dirs.ts';
@@ -10,7 +11,7 @@ import { SecretFileError, withSecretFiles } from './secret-files.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
-import { createLogger, flushStandardError } from './logger.ts';
+import { createLogger, flushStandardError, logProcessWarnings } from './logger.ts';
 import { databaseSecrets } from './store/database-secrets.ts';
 import { StoreOpenError } from './store/errors.ts';
 import { StoreVersionError } from './store/migrations.ts';
@@ -57,6 +58,8 @@ const logger = createLogger({
   level: config.logLevel ?? (consoleMode ? 'warn' : 'info'),
   secrets: () => [...secrets, portalToken()].filter(Boolean),
 });
+// Node's warnings (ExcelJS's zip library calls the deprecated Buffer()) as log lines: the log stays JSON.
+logProcessWarnings(logger);
 // An error no handler caught (a bug) ends the process, as Node would, but as a log line like every
 // other, written out with those before it (a lagging reader gets up to LOG_FLUSH_MS) before the exit.
 process.once('uncaughtException', (error) => {
@@ -132,6 +135,8 @@ if (consoleMode) {
     languageCode,
     intro: t('console.intro'),
     logger,
+    // Files the bot sends are saved beside its data (git ignores data/), their paths printed.
+    saveDir: resolve(config.dataDir, 'exports'),
     // Piped input ends at once: the files still being made are saved before the chat closes.
     idle: exports.idle,
     createBot: (apiRoot, token) => {

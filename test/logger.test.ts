@@ -157,6 +157,23 @@ describe('log lines on standard error', () => {
     expect(lines.every((line) => line.includes('line [REDACTED] x'))).toBe(true);
   });
 
+  it("carry Node's process warnings as JSON lines, once each, where Node would write plain text", async () => {
+    const child = logging(
+      `import { logProcessWarnings } from ${JSON.stringify(join(ROOT, 'src', 'logger.ts'))};\nlogProcessWarnings(logger);\n` +
+        `new Buffer(1); new Buffer(2);\nprocess.emitWarning('too many listeners', { code: 'X_LISTENERS' }); process.emitWarning('too many listeners again', { code: 'X_LISTENERS' });\n` +
+        `process.emitWarning('no code'); process.emitWarning('no code');`,
+    );
+    const lines: string[] = [];
+    createInterface({ input: child.stderr! }).on('line', (line) => lines.push(line));
+    expect(await finished(child)).toBe(0);
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(parsed.map(({ level, msg, warning }) => ({ level, msg, warning }))).toEqual([
+      { level: 30, msg: 'process warning', warning: { name: 'DeprecationWarning', code: 'DEP0005', message: expect.stringContaining('Buffer() is deprecated') } },
+      { level: 40, msg: 'process warning', warning: { name: 'Warning', code: 'X_LISTENERS', message: 'too many listeners' } },
+      { level: 40, msg: 'process warning', warning: { name: 'Warning', message: 'no code' } },
+    ]);
+  });
+
   it('do not stop the bot when their reader is gone (EPIPE)', async () => {
     const child = logging(`for (let k = 0; k < 50; k++) { for (let i = 0; i < 100; i++) logger.info({ i }, 'line ' + 'x'.repeat(300)); await new Promise((r) => setTimeout(r, 5)); }\nprocess.stdout.write('alive\\n');`);
     child.stderr!.destroy();

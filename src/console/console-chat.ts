@@ -9,9 +9,6 @@ import { startLocalBotApi, type LocalAnswer, type LocalDocument } from './local-
 import { saveDocument } from './save-document.ts';
 import { numberButtons, renderConsoleDocument, renderConsoleMessage } from './terminal.ts';
 
-/** Where the user started the bot: npm runs scripts in the project's directory, and says where it was called from in INIT_CWD. */
-const startedIn = (): string => process.env.INIT_CWD ?? process.cwd();
-
 const CONSOLE_TOKEN = '1000000001:console-chat-local-token-0000000';
 const CONSOLE_BOT: User = { id: 1_000_000_001, is_bot: true, first_name: 'Order lookup', username: 'order_lookup_bot' };
 
@@ -22,8 +19,8 @@ export type ConsoleChatOptions = {
   languageCode: string | undefined;
   intro: string;
   logger: Logger;
-  /** Where documents the bot sends are saved; default the current directory. */
-  saveDir?: string;
+  /** Where documents the bot sends are saved (made when the first comes): main.ts gives DATA_DIR/exports. */
+  saveDir: string;
   createBot(apiRoot: string, token: string): Telegraf<BotContext>;
   /** Resolves once the work the bot does beside its updates (exports) is done: waited for before the chat closes. */
   idle?: () => Promise<void>;
@@ -53,7 +50,7 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
   };
 
   const onDocument = (document: LocalDocument) => {
-    const path = saveDocument(options.saveDir ?? startedIn(), document.file_name, document.bytes);
+    const path = saveDocument(options.saveDir, document.file_name, document.bytes);
     output.write(`${renderConsoleDocument(path, document.caption, color)}\n`);
   };
 

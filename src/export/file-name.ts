@@ -26,6 +26,9 @@ const FILTER_WORDS: { order: Record<OrderFilter, string>; specification: Record<
   },
 };
 
+/** What an export file is, for the upload to say (Telegram would otherwise be told only "bytes"). */
+export const XLSX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 /** The longest the user's value gets in the name. */
 export const MAX_VALUE_PART = 60;
 

@@ -27,11 +27,20 @@ export type WorkbookFile = {
 const MAX_CELL_TEXT = 32_767;
 const MAX_SHEET_NAME = 31;
 
+/** What XML 1.0 forbids in a document: C0 controls but tab and line ends, U+FFFE, U+FFFF, lone surrogates. */
+const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * Text as a workbook's XML may hold it: portal text may carry characters XML forbids, and one of
+ * them makes a file Excel refuses to open (ExcelJS leaves out C0 controls only).
+ */
+const xmlText = (text: string): string => text.replace(NOT_XML, '');
+
 /** A name Excel accepts: none of : \ / ? * [ ], at most 31 characters, unique in the workbook. */
 const sheetNames = (sheets: readonly Sheet[]): string[] => {
   const taken = new Set<string>();
   return sheets.map((sheet, index) => {
-    const base = sheet.name.replace(/[:\\/?*[\]]/g, ' ').trim().slice(0, MAX_SHEET_NAME) || `Sheet${index + 1}`;
+    const base = xmlText(sheet.name).replace(/[:\\/?*[\]]/g, ' ').trim().slice(0, MAX_SHEET_NAME) || `Sheet${index + 1}`;
     let name = base;
     for (let n = 2; taken.has(name.toLowerCase()); n += 1) name = `${base.slice(0, MAX_SHEET_NAME - String(n).length - 1)} ${n}`;
     taken.add(name.toLowerCase());
@@ -48,7 +57,7 @@ const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: stri
   const worksheet = workbook.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
   // A streamed sheet writes its columns before its first row: the widths are measured first.
   worksheet.columns = fitWidths(sheet.columns, sheet.rows).map((width) => ({ width }));
-  const header = worksheet.addRow(sheet.columns.map((column) => column.header));
+  const header = worksheet.addRow(sheet.columns.map((column) => xmlText(column.header)));
   header.font = { bold: true };
   header.commit();
   let written = 0;
@@ -63,7 +72,8 @@ const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: stri
       const value = cellValue(column.kind, values[index] ?? null);
       if (value === null) return;
       const cell = row.getCell(index + 1);
-      cell.value = typeof value === 'string' ? value.slice(0, MAX_CELL_TEXT) : value;
+      // Cut first: a cut through a surrogate pair leaves half of it, which the cleaning then drops.
+      cell.value = typeof value === 'string' ? xmlText(value.slice(0, MAX_CELL_TEXT)) : value;
       const numFmt = cellFormat(column.kind, value, dates);
       if (numFmt !== undefined) cell.numFmt = numFmt;
     });
@@ -75,7 +85,7 @@ const addSheet = async (workbook: Writer, sheet: Sheet, name: string, note: stri
   };
   if (note !== undefined) {
     const row = worksheet.getRow(written + 3);
-    row.getCell(1).value = note;
+    row.getCell(1).value = xmlText(note);
     row.getCell(1).font = { italic: true };
     row.commit();
   }

@@ -16,8 +16,9 @@ import { callWithinDeadline } from './update-scope.ts';
 // A failed exchange is a TelegramHttpError. An error names the method only, never the payload:
 // that holds users' text and, for setWebhook, the webhook secret. Within an update's handling its
 // deadline applies (src/telegram/update-scope.ts). A payload naming a file by path, as Telegraf's
-// InputFile does (`{ source: '/tmp/x.xlsx', filename: 'x.xlsx' }`), goes as multipart/form-data,
-// the file streamed from disk (src/telegram/send-document.ts).
+// InputFile does (`{ source: '/tmp/x.xlsx', filename: 'x.xlsx' }`, here with an optional
+// `contentType`), goes as multipart/form-data, the file streamed from disk
+// (src/telegram/send-document.ts).
 
 export type CallApi = Telegram['callApi'];
 
@@ -35,7 +36,8 @@ export const toJsonBody = (payload: object): string => {
   return json.includes(':null') ? JSON.stringify(payload, omitEmpty) : json;
 };
 
-type FileByPath = { source: string; filename?: string };
+/** A file on disk to upload; without `contentType` its part says application/octet-stream. */
+type FileByPath = { source: string; filename?: string; contentType?: string };
 
 const isFileByPath = (value: unknown): value is FileByPath =>
   typeof value === 'object' && value !== null && 'source' in value && typeof value.source === 'string';
@@ -50,8 +52,10 @@ const uploadForm = async (payload: object): Promise<FormData> => {
   const fields = Object.entries(payload).filter(([, value]) => value != null);
   const form = new (await loadFormData())();
   for (const [key, value] of fields) {
-    if (isFileByPath(value)) form.append(key, await openAsBlob(value.source), value.filename ?? basename(value.source));
-    else form.append(key, typeof value === 'object' ? toJsonBody(value) : String(value));
+    if (isFileByPath(value)) {
+      const file = await openAsBlob(value.source, value.contentType === undefined ? {} : { type: value.contentType });
+      form.append(key, file, value.filename ?? basename(value.source));
+    } else form.append(key, typeof value === 'object' ? toJsonBody(value) : String(value));
   }
   return form;
 };

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,11 +8,15 @@ import { startArgs } from '../support/start-command.ts';
 // `npm start` with no configuration: the console chat on the demo portal, the same start command
 // as the Dockerfile's. Driven through stdin like a person typing, ending with end of input.
 
+/**
+ * As `npm start` runs it, called from a directory of its own (npm's INIT_CWD), DATA_DIR inside
+ * that; `files` are what it left there.
+ */
 const runConsole = (lines: string[], env: Record<string, string> = {}) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'console-'));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+  const calledFrom = mkdtempSync(join(tmpdir(), 'console-'));
+  return new Promise<{ code: number | null; stdout: string; stderr: string; calledFrom: string; files: string[] }>((resolve, reject) => {
     const child = spawn(process.execPath, startArgs(), {
-      env: { PATH: process.env.PATH ?? '', LANG: 'en_US.UTF-8', DATA_DIR: dataDir, ...env },
+      env: { PATH: process.env.PATH ?? '', LANG: 'en_US.UTF-8', INIT_CWD: calledFrom, DATA_DIR: join(calledFrom, 'data'), ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -23,8 +27,9 @@ const runConsole = (lines: string[], env: Record<string, string> = {}) => {
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
-      rmSync(dataDir, { recursive: true, force: true });
-      resolve({ code, stdout, stderr });
+      const files = readdirSync(calledFrom, { recursive: true, encoding: 'utf8' }).sort();
+      rmSync(calledFrom, { recursive: true, force: true });
+      resolve({ code, stdout, stderr, calledFrom, files });
     });
     child.stdin.end(lines.map((line) => `${line}\n`).join(''));
   });
@@ -41,6 +46,15 @@ describe('console chat', () => {
     expect(stdout).toContain('(edited) Specifications 6–8 of 8');
     expect(stdout).toContain('1. Order No. 0007300100');
     expect(stdout).not.toMatch(/<\/?b>|&lt;|&amp;/);
+  });
+
+  it('saves an export into DATA_DIR/exports/, not where it was started, printing its path; stderr stays empty', async () => {
+    const { code, stdout, stderr, calledFrom, files } = await runConsole(['/export spec ДП-77/2026']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const saved = files.filter((name) => name.endsWith('.xlsx'));
+    expect(saved).toEqual([expect.stringMatching(/^data\/exports\/specifications-contract-DP-77-2026-\d{4}-\d{2}-\d{2}\.xlsx$/)]);
+    expect(stdout).toContain(`📎 ${join(calledFrom, saved[0]!)}`);
   });
 
   it('speaks the configured default language', async () => {

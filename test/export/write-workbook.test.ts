@@ -178,6 +178,26 @@ describe('writeWorkbook', () => {
     expect((await read(path)).worksheets.map((worksheet) => worksheet.name)).toEqual(['a b c', 'A B C 2', 'x'.repeat(31)]);
   });
 
+  test('text XML 1.0 forbids (U+FFFE, U+FFFF, lone surrogates, C0 controls) is left out: the file opens', async () => {
+    const path = join(dir, 'forbidden.xlsx');
+    const dirty = (text: string) => `\uFFFE${text}\uFFFF\uD800 \u0001\u001F\uDC00end`;
+    const sheet: Sheet = {
+      name: dirty('Лист'),
+      columns: [{ header: dirty('Материал'), kind: 'text' }, { header: 'Дата', kind: 'date' }],
+      // A pair stays whole; one cut at Excel's 32 767 characters would leave half of it alone.
+      rows: [[dirty('Труба 530х8'), dirty('не дата')], ['😀 tab\there\nline'], [`${'x'.repeat(32_766)}😀`]],
+    };
+    await writeWorkbook({ path, sheets: [sheet], note: dirty('Примечание') });
+    const written = (await read(path)).worksheets[0]!;
+    expect(written.name).toBe('Лист end');
+    expect(written.getCell('A1').value).toBe('Материал end');
+    expect(written.getCell('A2').value).toBe('Труба 530х8 end');
+    expect(written.getCell('B2').value).toBe('не дата end');
+    expect(written.getCell('A3').value).toBe('😀 tab\there\nline');
+    expect(written.getCell('A4').value).toBe('x'.repeat(32_766));
+    expect(written.getCell('A6').value).toBe('Примечание end');
+  });
+
   test('a file that cannot be written rejects and leaves nothing behind', async () => {
     const path = join(dir, 'missing-folder', 'x.xlsx');
     await expect(writeWorkbook({ path, sheets: [SHEET] })).rejects.toMatchObject({ code: 'ENOENT' });

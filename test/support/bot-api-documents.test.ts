@@ -21,13 +21,18 @@ afterEach(async () => {
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Posts sendDocument as multipart/form-data: `document` a file (bytes) or a plain string field. */
-async function upload(fields: Record<string, unknown>, document: Uint8Array | string | undefined, fileName = 'orders.xlsx') {
+async function upload(fields: Record<string, unknown>, document: Uint8Array | string | undefined, fileName = 'orders.xlsx', type = '', signal?: AbortSignal) {
+  const response = await post(fields, document, fileName, type, signal);
+  return { status: response.status, body: (await response.json()) as ApiResponse };
+}
+
+/** The same upload's raw answer. A Blob without a type goes as application/octet-stream. */
+async function post(fields: Record<string, unknown>, document: Uint8Array | string | undefined, fileName = 'orders.xlsx', type = '', signal?: AbortSignal) {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, typeof value === 'string' ? value : JSON.stringify(value));
   if (typeof document === 'string') form.append('document', document);
-  else if (document !== undefined) form.append('document', new Blob([document]), fileName);
-  const response = await fetch(`${api.apiRoot}/bot${api.token}/sendDocument`, { method: 'POST', body: form });
-  return { status: response.status, body: (await response.json()) as ApiResponse };
+  else if (document !== undefined) form.append('document', new Blob([document], { type }), fileName);
+  return fetch(`${api.apiRoot}/bot${api.token}/sendDocument`, { method: 'POST', body: form, ...(signal ? { signal } : {}) });
 }
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -126,6 +131,55 @@ describe('sendDocument', () => {
     expect(api.documentsIn(forum.id)[0]).toMatchObject({ message_thread_id: 12, reply_to_message_id: asked.message_id });
     await expectError(upload({ chat_id: String(forum.id), message_thread_id: '99' }, bytes('1')), 400, 'Bad Request: message thread not found');
     await expectError(upload({ chat_id: String(forum.id), reply_parameters: { message_id: 500 } }, bytes('1')), 400, 'Bad Request: message to be replied not found');
+  });
+
+  it("keeps the upload's declared type; without one (or bytes only) names the type from the extension", async () => {
+    await upload({ chat_id: String(user.id) }, bytes('PK'), 'orders.xlsx', XLSX);
+    await upload({ chat_id: String(user.id) }, bytes('PK'), 'orders.xlsx');
+    await upload({ chat_id: String(user.id) }, bytes('PK'), 'notes.bin', 'text/plain');
+    expect(api.documentsIn(user.id).map((document) => [document.upload_type, document.mime_type])).toEqual([
+      [XLSX, XLSX],
+      ['application/octet-stream', XLSX],
+      ['text/plain', 'text/plain'],
+    ]);
+    // The part's type is the emulator's record, not a field of the Bot API's document.
+    const answered = api.callsTo('sendDocument')[0]?.response;
+    expect(answered?.ok && (answered.result as Message.DocumentMessage).document).not.toHaveProperty('upload_type');
+  });
+
+  it('holds the next calls unanswered until released; a call the client gives up on is recorded as aborted', async () => {
+    const held = api.holdNext('sendDocument', { times: 2 });
+    const first = upload({ chat_id: String(user.id) }, bytes('1'));
+    const stopping = new AbortController();
+    const second = upload({ chat_id: String(user.id) }, bytes('2'), 'b.xlsx', '', stopping.signal);
+    await api.waitFor(() => held.count() === 2);
+    expect(api.documentsIn(user.id)).toEqual([]);
+    stopping.abort();
+    await expect(second).rejects.toThrow();
+    await api.waitFor(() => api.callsTo('sendDocument').length === 1);
+    expect(api.callsTo('sendDocument')[0]).toMatchObject({ aborted: true, response: { ok: false, error_code: 499 } });
+    // The third is not held.
+    expect((await upload({ chat_id: String(user.id) }, bytes('3'))).status).toBe(200);
+    held.release();
+    expect((await first).status).toBe(200);
+    expect(api.documentsIn(user.id).map((document) => document.bytes.toString())).toEqual(['3', '1']);
+    expect(api.failedCalls()).toEqual([]);
+  });
+
+  it('behind a proxy with a body limit, a larger upload gets 413 and an HTML page; the limit lifted, it goes', async () => {
+    api.limitBodies(1024);
+    const refused = await post({ chat_id: String(user.id) }, new Uint8Array(4096));
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('content-type')).toBe('text/html');
+    expect(await refused.text()).toContain('<title>413 Request Entity Too Large</title>');
+    expect((await upload({ chat_id: String(user.id) }, bytes('small'))).status).toBe(200);
+    expect(api.callsTo('sendDocument').map((call) => [call.injected, call.response.ok])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    api.limitBodies(undefined);
+    expect((await upload({ chat_id: String(user.id) }, new Uint8Array(4096))).status).toBe(200);
+    expect(api.documentsIn(user.id)).toHaveLength(2);
   });
 
   it('has no text to edit', async () => {

@@ -13,7 +13,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBotApiClient } from '../../src/telegram/bot-api-client.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';
 import { retryingRateLimits } from '../../src/telegram/retry-after.ts';
-import { DocumentSizeError, MAX_DOCUMENT_BYTES, sendDocument } from '../../src/telegram/send-document.ts';
+import {
+  DocumentSizeError,
+  DocumentTooLargeForServerError,
+  DocumentUploadTimeoutError,
+  MAX_DOCUMENT_BYTES,
+  sendDocument,
+  uploadDeadlineMs,
+} from '../../src/telegram/send-document.ts';
 import { HandlerDeadlineError, runInUpdateScope } from '../../src/telegram/update-scope.ts';
 import { startBotApi } from '../support/bot-api/index.ts';
 import type { BotApi } from '../support/bot-api/index.ts';
@@ -66,11 +73,13 @@ const startSink = async (result: unknown, { hang = false } = {}) => {
   return { root: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received: () => received };
 };
 
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
 describe('sendDocument', () => {
   it('uploads a file from disk as multipart/form-data and returns the document message', async () => {
     const user = api.createUser();
     const asked = api.sendText({ from: user, text: '/export order status production' });
-    const sheet = file('orders-status-production-2026-11-23.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01]));
+    const sheet = { ...file('orders-status-production-2026-11-23.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01])), type: XLSX };
     const sent = await sendDocument(telegramAt(api.apiRoot), {
       chat_id: user.id,
       reply_parameters: { message_id: asked.message_id, allow_sending_without_reply: true },
@@ -93,6 +102,8 @@ describe('sendDocument', () => {
     });
     const [document] = api.documentsIn(user.id);
     expect(document?.bytes).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x00, 0x00, 0x00, 0x01]));
+    // The upload says what the file is, not application/octet-stream.
+    expect(document?.upload_type).toBe(XLSX);
     expect(document).toMatchObject({ reply_to_message_id: asked.message_id, caption_entities: [{ type: 'bold', offset: 8, length: 17 }] });
     expect(api.failedCalls()).toEqual([]);
   });
@@ -174,6 +185,61 @@ describe('sendDocument', () => {
       return sendDocument(telegram, { chat_id: 1, document });
     });
     await expect(late).rejects.toThrow('the deadline of update 8 passed: sendDocument was cancelled');
+  });
+
+  it('gives up an upload not answered within its own deadline, scaled by the file size', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: 'hi' });
+    const held = api.holdNext('sendDocument');
+    const document = file('a.xlsx', 'x'.repeat(100));
+    const error = await sendDocument(telegramAt(api.apiRoot), { chat_id: user.id, document }, { deadlineMs: (bytes) => 200 + bytes }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(DocumentUploadTimeoutError);
+    expect(error).toBeInstanceOf(TelegramHttpError);
+    expect(error).toMatchObject({ method: 'sendDocument', size: 100, timeoutMs: 300, message: 'the Bot API did not answer the upload of 100 bytes within 300 ms' });
+    expect(held.count()).toBe(1);
+    await api.waitFor(() => api.callsTo('sendDocument').length === 1);
+    expect(api.callsTo('sendDocument')[0]?.aborted).toBe(true);
+    held.release();
+    expect(api.documentsIn(user.id)).toEqual([]);
+  });
+
+  it('the default deadline: 30 s, and a second more for every 256 KB', () => {
+    expect(uploadDeadlineMs(1)).toBe(30_001);
+    expect(uploadDeadlineMs(256 * 1024)).toBe(31_000);
+    expect(uploadDeadlineMs(MAX_DOCUMENT_BYTES)).toBe(230_000);
+  });
+
+  it("is given up when its caller's signal aborts (the bot stopping), with the signal's reason", async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: 'hi' });
+    const held = api.holdNext('sendDocument');
+    const stopping = new AbortController();
+    const sending = sendDocument(telegramAt(api.apiRoot), { chat_id: user.id, document: file('a.xlsx', 'x') }, { signal: stopping.signal });
+    await api.waitFor(() => held.count() === 1);
+    const reason = new Error('stopping');
+    stopping.abort(reason);
+    await expect(sending).rejects.toBe(reason);
+    await api.waitFor(() => api.callsTo('sendDocument').length === 1);
+    expect(api.callsTo('sendDocument')[0]?.aborted).toBe(true);
+    held.release();
+  });
+
+  it('413, from a proxy with a small body limit or from the Bot API itself, is a DocumentTooLargeForServerError', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: 'hi' });
+    const telegram = telegramAt(api.apiRoot);
+    const document = file('a.xlsx', Buffer.alloc(4096, 1));
+    api.limitBodies(1024);
+    const byProxy = await sendDocument(telegram, { chat_id: user.id, document }).catch((caught: unknown) => caught);
+    expect(byProxy).toBeInstanceOf(DocumentTooLargeForServerError);
+    expect(byProxy).toMatchObject({ size: 4096, message: 'the Bot API server refused the document of 4096 bytes as too large (HTTP 413)' });
+    expect((byProxy as Error).cause).toMatchObject({ status: 413 });
+    api.limitBodies(undefined);
+    api.failNext('sendDocument', { error_code: 413 });
+    const byApi = await sendDocument(telegram, { chat_id: user.id, document }).catch((caught: unknown) => caught);
+    expect(byApi).toBeInstanceOf(DocumentTooLargeForServerError);
+    expect((byApi as Error).cause).toMatchObject({ code: 413, description: 'Request Entity Too Large' });
+    expect(api.documentsIn(user.id)).toEqual([]);
   });
 
   it('streams the file: a 48 MB upload grows the memory held by far less than 48 MB', async () => {

@@ -8,6 +8,9 @@ import { runExport, type ExportDeps } from './run-export.ts';
 
 export type Exports = ReturnType<typeof createExports>;
 
+/** The end of a stop's grace left for the exports stopped to say so and remove their files. */
+export const STOP_TELL_MS = 1_000;
+
 /** The message an export answers: the command, or the message whose button was pressed. */
 const messageOf = (ctx: BotContext) => ctx.message ?? ctx.callbackQuery?.message;
 
@@ -67,16 +70,18 @@ export const createExports = ({ concurrency, ...rest }: Omit<ExportDeps, 'signal
     idle,
 
     /**
-     * A graceful stop: the exports running or waiting get `graceMs` to finish; those still at it
-     * then stop between two pages or rows, their message saying so with "Try again", their files
-     * removed (waited for up to `graceMs` again).
+     * A graceful stop within `graceMs` in all: the exports running or waiting may finish until
+     * the last STOP_TELL_MS of it (at most its half); those still at it then stop (between two
+     * pages or rows, or their upload given up), their message saying so with "Try again", their
+     * files removed, in what is left of the grace.
      */
     stop: async (graceMs: number): Promise<void> => {
       const done = idle().then(() => true);
-      if (await Promise.race([done, sleep(graceMs, false, { ref: false })])) return;
+      const tellMs = Math.min(STOP_TELL_MS, graceMs / 2);
+      if (await Promise.race([done, sleep(graceMs - tellMs, false, { ref: false })])) return;
       deps.logger.warn({ running: slots.running(), waiting: slots.waiting() }, 'stopping the exports still running');
       stopping.abort();
-      await Promise.race([done, sleep(graceMs, false, { ref: false })]);
+      await Promise.race([done, sleep(tellMs, false, { ref: false })]);
     },
 
     running: () => slots.running(),

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Telegram } from 'telegraf';
 import { DATE_FORMATS } from '../../export/cell-format.ts';
-import { exportFileName } from '../../export/file-name.ts';
+import { exportFileName, XLSX_MIME_TYPE } from '../../export/file-name.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { PortalClient } from '../../portal/client.ts';
@@ -57,6 +57,8 @@ export type ExportDeps = {
   /** Where files are written before they are sent; each export in a directory of its own, removed after. */
   tmpDir?: string;
   maxDocumentBytes?: number;
+  /** The upload's own deadline for a file of `bytes` (default: send-document.ts's uploadDeadlineMs). */
+  uploadDeadlineMs?: (bytes: number) => number;
   /** Aborted when the bot stops: the export ends between two pages or rows, told as stopped. */
   signal?: AbortSignal;
 };
@@ -140,7 +142,9 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     }
     const caption = renderExportCaption({ query, shown: all.items.length, total: all.total, fetchedAt }, t, fmt);
     signal?.throwIfAborted();
-    await sendDocument(telegram, { chat_id: chatId, ...place, ...reply, caption, parse_mode: 'HTML', document: { filename, path } });
+    // The bot stopping gives the upload up too: its message then says so, and the directory goes.
+    const upload = { ...(signal ? { signal } : {}), ...(deps.uploadDeadlineMs ? { deadlineMs: deps.uploadDeadlineMs } : {}) };
+    await sendDocument(telegram, { chat_id: chatId, ...place, ...reply, caption, parse_mode: 'HTML', document: { filename, path, type: XLSX_MIME_TYPE } }, upload);
     sent = true;
     // Done once the file is there: the next export may start before the progress message goes.
     // Each step on its own: one failing is logged, and the others still happen.
@@ -156,7 +160,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     }
     const error = stopped(caught);
     logger.warn({ err: error, ...log, ms: Math.round(performance.now() - started) }, 'export failed');
-    await finish(renderExportFailed(error, job.ref, t)).catch((tellError: unknown) =>
+    await finish(renderExportFailed(error, job.ref, t, fmt)).catch((tellError: unknown) =>
       logger.error({ err: tellError, chatId }, 'could not tell the user an export failed'),
     );
   } finally {

@@ -1,6 +1,7 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../portal/query.ts';
+import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../telegram/send-document.ts';
 import { PortalPagesMovedError } from '../../watch/fetch-all.ts';
 import { ExportStoppedError } from '../export/export-stopped.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
@@ -47,20 +48,28 @@ export const renderExportCaption = ({ query, shown, total, fetchedAt }: ExportCa
     t('export.fetchedAt', { when: fmt.dateTime(fetchedAt, ANOTHER_DAY) }),
   ]);
 
-const failureText = (error: unknown, t: Translate): string => {
+const MEGABYTE = 1024 * 1024;
+
+/** Megabytes to one decimal, rounded up: a file is never said to be smaller than it is. */
+const megabytes = (bytes: number, fmt: Formatter): string => fmt.number(Math.ceil((bytes / MEGABYTE) * 10) / 10);
+
+const failureText = (error: unknown, t: Translate, fmt: Formatter): string => {
   if (error instanceof PortalPagesMovedError) return t('export.moved');
   if (error instanceof ExportStoppedError) return t('export.stopped');
+  if (error instanceof DocumentUploadTimeoutError) return t('export.uploadTimeout');
+  if (error instanceof DocumentTooLargeForServerError) return t('export.tooLargeForServer', { size: megabytes(error.size, fmt) });
   return renderError(error, t);
 };
 
-/** The export stopped: why, in the words every failure gets, and a button that starts it again. */
-export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate): View => ({
-  text: t('export.failed', { error: failureText(error, t) }),
-  keyboard: [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
+/**
+ * The export stopped: why, in the words every failure gets, and a button that starts it again;
+ * none when the same file would be refused again (the Bot API server's body limit).
+ */
+export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate, fmt: Formatter): View => ({
+  text: t('export.failed', { error: failureText(error, t, fmt) }),
+  keyboard: error instanceof DocumentTooLargeForServerError ? [] : [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
 });
-
-const MEGABYTE = 1024 * 1024;
 
 /** A file over Telegram's limit for bots' documents. */
 export const renderExportTooLarge = (bytes: number, maxBytes: number, t: Translate, fmt: Formatter): View =>
-  plain(t('export.tooLarge', { size: fmt.number(Math.ceil((bytes / MEGABYTE) * 10) / 10), max: fmt.number(maxBytes / MEGABYTE) }));
+  plain(t('export.tooLarge', { size: megabytes(bytes, fmt), max: fmt.number(maxBytes / MEGABYTE) }));

@@ -9,6 +9,7 @@ import { runExport, type ExportDeps } from '../../../src/bot/export/run-export.t
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import { createPortalClient } from '../../../src/portal/client.ts';
+import { createBotApiClient } from '../../../src/telegram/bot-api-client.ts';
 import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
 import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';
 
@@ -18,17 +19,22 @@ import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';
 let api: BotApi;
 let portal: TestPortal;
 let telegram: Telegram;
+let client: ReturnType<typeof createBotApiClient>;
 let dir: string;
 beforeAll(async () => {
   api = await startBotApi();
   portal = await startTestPortal();
+  // Every call through the bot's own Bot API client, as installBotApiClient sets it up.
   telegram = new Telegram(api.token, { apiRoot: api.apiRoot });
+  client = createBotApiClient({ apiRoot: api.apiRoot, token: api.token });
+  telegram.callApi = client.callApi;
 });
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'run-export-test-'));
   return () => rmSync(dir, { recursive: true, force: true });
 });
 afterAll(async () => {
+  await client.close();
   await api.close();
   await portal.close();
 });
@@ -60,6 +66,8 @@ describe('runExport', () => {
     const slots = createExportSlots(1);
     await runExport(job(user.id, slots), deps());
     expect(api.documentsIn(user.id).map((document) => document.file_name)).toEqual(['orders-status-production-2026-11-23.xlsx']);
+    // Sent as what it is, not as application/octet-stream.
+    expect(api.documentsIn(user.id)[0]?.upload_type).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(api.messagesIn(user.id).filter((message) => message.document === undefined)).toEqual([]);
     expect(readdirSync(dir)).toEqual([]);
     expect(slots.running()).toBe(0);
@@ -107,6 +115,61 @@ describe('runExport', () => {
     stopping.abort();
     held.release();
     await running;
+    expect(api.documentsIn(user.id)).toEqual([]);
+    const [told] = api.messagesIn(user.id);
+    expect(told?.text).toBe('The bot is restarting.\n\nThe export stopped; no file was sent.');
+    expect(told?.buttons).toEqual([{ text: '🔁 Try again', callback_data: 'e:o3=production' }]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('an upload Telegram never answers is given up at its deadline: told so with Try again, the directory gone, the turn free', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    const held = api.holdNext('sendDocument');
+    const slots = createExportSlots(1);
+    const sizes: number[] = [];
+    await runExport(job(user.id, slots), deps({ uploadDeadlineMs: (bytes) => (sizes.push(bytes), 300) }));
+    held.release();
+    expect(held.count()).toBe(1);
+    expect(sizes).toEqual([expect.any(Number)]);
+    expect(sizes[0]).toBeGreaterThan(1000);
+    expect(api.documentsIn(user.id)).toEqual([]);
+    const [told] = api.messagesIn(user.id);
+    expect(told?.text).toBe('Telegram did not take the file in time.\n\nThe export stopped; no file was sent.');
+    expect(told?.buttons).toEqual([{ text: '🔁 Try again', callback_data: 'e:o3=production' }]);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(slots.running()).toBe(0);
+  });
+
+  it('a file the Bot API server refuses as too large (413 from a proxy) is told so, without a Try again that cannot succeed', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    api.limitBodies(1024);
+    try {
+      await runExport(job(user.id), deps());
+    } finally {
+      api.limitBodies(undefined);
+    }
+    expect(api.documentsIn(user.id)).toEqual([]);
+    const [told] = api.messagesIn(user.id);
+    expect(told?.text).toMatch(
+      /^The file \(\d+(\.\d)? MB\) is too large for the Bot API server this bot sends through: it refused it\. Trying again will not help: tell the administrator, or narrow the search\.\n\nThe export stopped; no file was sent\.$/,
+    );
+    expect(told?.buttons).toEqual([]);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('the bot stopping during the upload gives it up: the message says the bot is restarting, the directory goes', async () => {
+    const user = api.createUser();
+    api.sendText({ from: user, text: '/export order status production' });
+    const held = api.holdNext('sendDocument');
+    const stopping = new AbortController();
+    const running = runExport(job(user.id), deps({ signal: stopping.signal }));
+    await api.waitFor(() => held.count() > 0);
+    expect(api.messagesIn(user.id)[0]?.text).toBe('Writing the Excel file…');
+    stopping.abort();
+    await running;
+    held.release();
     expect(api.documentsIn(user.id)).toEqual([]);
     const [told] = api.messagesIn(user.id);
     expect(told?.text).toBe('The bot is restarting.\n\nThe export stopped; no file was sent.');

@@ -11,6 +11,7 @@ import {
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator, type Locale } from '../../../src/i18n.ts';
 import { PortalHttpError, PortalTimeoutError } from '../../../src/portal/errors.ts';
+import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../../src/telegram/send-document.ts';
 import { PortalPagesMovedError } from '../../../src/watch/fetch-all.ts';
 import { parseHtml } from '../../support/bot-api/html.ts';
 
@@ -42,18 +43,40 @@ describe('export views', () => {
 
   it('say why an export stopped, in the words of every failure, with a Try again that exports again', () => {
     const ref = { query: production };
-    expect(renderExportFailed(new PortalTimeoutError(500), ref, en.t)).toEqual({
+    expect(renderExportFailed(new PortalTimeoutError(500), ref, en.t, en.fmt)).toEqual({
       text: 'The portal cannot be reached or did not answer in time. Please try again in a minute.\n\nThe export stopped; no file was sent.',
       keyboard: [[{ text: '🔁 Try again', callback_data: 'e:o3=production' }]],
     });
-    expect(renderExportFailed(new PortalHttpError(500), ref, ru.t).text).toBe('Портал ответил ошибкой. Попробуйте позже.\n\nВыгрузка прервана, файл не отправлен.');
-    expect(renderExportFailed(new PortalPagesMovedError('moved'), ref, en.t).text).toBe(
+    expect(renderExportFailed(new PortalHttpError(500), ref, ru.t, ru.fmt).text).toBe('Портал ответил ошибкой. Попробуйте позже.\n\nВыгрузка прервана, файл не отправлен.');
+    expect(renderExportFailed(new PortalPagesMovedError('moved'), ref, en.t, en.fmt).text).toBe(
       "The portal's data changed while I was reading its pages.\n\nThe export stopped; no file was sent.",
     );
-    expect(renderExportFailed(new ExportStoppedError(), ref, ru.t)).toEqual({
+    expect(renderExportFailed(new ExportStoppedError(), ref, ru.t, ru.fmt)).toEqual({
       text: 'Бот перезапускается.\n\nВыгрузка прервана, файл не отправлен.',
       keyboard: [[{ text: '🔁 Повторить', callback_data: 'e:o3=production' }]],
     });
+  });
+
+  it('tell an upload Telegram did not take in time, with Try again; one the Bot API server refused as too large, without', () => {
+    const ref = { query: production };
+    expect(renderExportFailed(new DocumentUploadTimeoutError(3_000_000, 42_000), ref, en.t, en.fmt)).toEqual({
+      text: 'Telegram did not take the file in time.\n\nThe export stopped; no file was sent.',
+      keyboard: [[{ text: '🔁 Try again', callback_data: 'e:o3=production' }]],
+    });
+    expect(renderExportFailed(new DocumentUploadTimeoutError(3_000_000, 42_000), ref, ru.t, ru.fmt).text).toBe(
+      'Telegram не принял файл вовремя.\n\nВыгрузка прервана, файл не отправлен.',
+    );
+    // Sending the same file again would be refused again: no button.
+    expect(renderExportFailed(new DocumentTooLargeForServerError(2_500_000), ref, en.t, en.fmt)).toEqual({
+      text:
+        'The file (2.4 MB) is too large for the Bot API server this bot sends through: it refused it. Trying again will not help: tell the administrator, or narrow the search.' +
+        '\n\nThe export stopped; no file was sent.',
+      keyboard: [],
+    });
+    expect(renderExportFailed(new DocumentTooLargeForServerError(2_500_000), ref, ru.t, ru.fmt).text).toBe(
+      'Файл (2,4 МБ) слишком велик для сервера Bot API, через который работает бот: сервер его не принял. Повтор не поможет: сообщите администратору или уточните запрос.' +
+        '\n\nВыгрузка прервана, файл не отправлен.',
+    );
   });
 
   it('tell a file over Telegram’s limit, and the usage with what was wrong', () => {

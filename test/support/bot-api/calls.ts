@@ -46,6 +46,7 @@ const DEFAULT_DESCRIPTIONS: Record<number, string> = {
   403: 'Forbidden: bot was blocked by the user',
   404: 'Not Found',
   409: 'Conflict: terminated by other getUpdates request; make sure that only one bot instance is running',
+  413: 'Request Entity Too Large',
   500: 'Internal Server Error',
   502: 'Bad Gateway',
 };

@@ -12,6 +12,8 @@ export interface StoredDocument {
   file_unique_id: string;
   file_name: string;
   mime_type: string;
+  /** the Content-Type of the uploaded part as the bot sent it ('' without one); not a Bot API field */
+  upload_type: string;
   bytes: Buffer;
 }
 
@@ -165,7 +167,7 @@ export class ChatStore {
   }
 }
 
-function documentFields({ bytes, ...file }: StoredDocument, caption: string, entities: MessageEntity[]) {
+function documentFields({ bytes, upload_type: _uploadType, ...file }: StoredDocument, caption: string, entities: MessageEntity[]) {
   return {
     document: { ...file, file_size: bytes.length },
     ...(caption === '' ? {} : { caption }),

@@ -3,6 +3,7 @@ import { BotWaits } from './bot-waits.ts';
 import type { CallFilter } from './bot-waits.ts';
 import type { ApiCall, CallLog, FailureMatch, InjectedFailure } from './calls.ts';
 import type { ChatActionRecord, EmulatedChat } from './chats.ts';
+import type { Front, HeldCalls } from './front.ts';
 import { BotApiError } from './errors.ts';
 import type { MemberOptions, MemberStatus } from './members.ts';
 import { readCommandScope } from './scopes.ts';
@@ -30,13 +31,15 @@ export class BotApi {
   private readonly log: CallLog;
   private readonly server: HttpServer;
   private readonly delivery: WebhookDelivery;
+  private readonly front: Front;
   private readonly waiting: BotWaits;
   private readonly cancels = new Set<(reason: Error) => void>();
   private nextUserId = 100_000_001;
   private nextGroupId = 1;
 
-  constructor(state: EmulatorState, log: CallLog, server: HttpServer, delivery: WebhookDelivery, waitTimeoutMs: number) {
+  constructor(state: EmulatorState, log: CallLog, server: HttpServer, delivery: WebhookDelivery, front: Front, waitTimeoutMs: number) {
     this.state = state;
+    this.front = front;
     this.log = log;
     this.server = server;
     this.delivery = delivery;
@@ -214,6 +217,24 @@ export class BotApi {
   /** The next call(s) of `method` fail with this error, before any validation, as Telegram would answer it. */
   failNext(method: string, failure: InjectedFailure, match?: FailureMatch): void {
     this.log.addFailure(method, failure, match);
+  }
+
+  /**
+   * The next `times` calls of `method` (default 1) get no answer, their bodies unread, until
+   * `release()`: a Bot API that takes an upload and never answers it. A call the bot gives up on
+   * is recorded as aborted.
+   */
+  holdNext(method: string, { times = 1 }: { times?: number } = {}): HeldCalls {
+    return this.front.hold(method, times);
+  }
+
+  /**
+   * A proxy in front of the Bot API with a body limit (nginx's client_max_body_size): a request
+   * declaring a longer body gets 413 and nginx's HTML page before any method sees it (recorded as
+   * injected). undefined lifts the limit.
+   */
+  limitBodies(bytes: number | undefined): void {
+    this.front.bodyLimit = bytes;
   }
 
   // ── waiting (no sleeps: each resolves on the state change it waits for) ─────

@@ -22,6 +22,7 @@ export type { StartBotApiOptions } from './start.ts';
 export type { CallFilter } from './bot-waits.ts';
 export type { ApiCall, ApiResponse, FailureMatch, InjectedFailure } from './calls.ts';
 export type { ChatActionRecord, EmulatedChat } from './chats.ts';
+export type { HeldCalls } from './front.ts';
 export type { AdminRights, MemberOptions, MemberPermissions, MemberStatus } from './members.ts';
 export type { MessageRef, NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
 export type { DeleteMessageInput } from './simulate-delete.ts';

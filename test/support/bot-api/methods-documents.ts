@@ -6,6 +6,7 @@ import { trimFormatted, utf16Length } from './entities.ts';
 import { BotApiError, badRequest } from './errors.ts';
 import { readReplyMarkup } from './keyboard.ts';
 import type { MethodContext, MethodHandler } from './method-context.ts';
+import type { UploadedFile } from './params.ts';
 import { readReplyTarget, readThread } from './methods-messages.ts';
 import type { ParsedText } from './html.ts';
 import { botAsSender } from './state.ts';
@@ -15,7 +16,8 @@ import { parseFormattedText, readParseMode } from './text.ts';
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 export const MAX_CAPTION_LENGTH = 1024;
 
-// Telegram names the type from the file name's extension.
+// The type the upload declares, or when it declares none (or only "bytes"), one named from the
+// file name's extension, as Telegram detects it.
 const MIME_TYPES: Record<string, string> = {
   '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   '.csv': 'text/csv',
@@ -25,7 +27,9 @@ const MIME_TYPES: Record<string, string> = {
   '.zip': 'application/zip',
 };
 
-const mimeType = (fileName: string): string => MIME_TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
+const OCTET_STREAM = 'application/octet-stream';
+const mimeType = ({ filename, type }: UploadedFile): string =>
+  type !== '' && type !== OCTET_STREAM ? type : (MIME_TYPES[extname(filename).toLowerCase()] ?? OCTET_STREAM);
 
 /** The caption as Telegram stores it: parsed like a message text, cleaned of control characters, trimmed, at most 1024 characters. */
 function readCaption({ params, state }: MethodContext): ParsedText {
@@ -73,7 +77,8 @@ export const sendDocument: MethodHandler = (context) => {
       file_id: `BQACAgIAAxkBAAI${record.chat.id}_${messageId}`,
       file_unique_id: `AgAD${Math.abs(record.chat.id)}_${messageId}`,
       file_name: file.filename,
-      mime_type: mimeType(file.filename),
+      mime_type: mimeType(file),
+      upload_type: file.type,
       bytes: file.bytes,
     },
   });

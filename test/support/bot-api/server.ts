@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiResponse, CallLog } from './calls.ts';
 import { BotApiError, notFound, unauthorized } from './errors.ts';
+import { TOO_LARGE_PAGE, type Front } from './front.ts';
 import { findMethod } from './methods.ts';
 import { Params, readParams } from './params.ts';
 import type { RawParams } from './params.ts';
@@ -16,9 +17,12 @@ export interface HttpServer {
 
 const CLIENT_CLOSED: ApiResponse = { ok: false, error_code: 499, description: 'Client Closed Request' };
 
-export async function startHttpServer(state: EmulatorState, log: CallLog): Promise<HttpServer> {
+const TOO_LARGE: ApiResponse = { ok: false, error_code: 413, description: 'Request Entity Too Large' };
+
+export async function startHttpServer(state: EmulatorState, log: CallLog, front: Front): Promise<HttpServer> {
   const server = createServer((req, res) => {
-    void handle(state, log, req, res);
+    if (front.refuses(req.headers['content-length'])) refuseAsProxy(log, state, req, res);
+    else void handle(state, log, front, req, res);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -29,13 +33,33 @@ export async function startHttpServer(state: EmulatorState, log: CallLog): Promi
     close: () =>
       new Promise<void>((resolve) => {
         state.updates.release();
+        front.releaseAll();
         server.close(() => resolve());
         server.closeAllConnections();
       }),
   };
 }
 
-async function handle(state: EmulatorState, log: CallLog, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * A proxy's 413 for a body over its limit: nginx's HTML page, once the body is read and dropped
+ * (answered before, the close could cut the client's write: EPIPE, where nginx's lingering close
+ * lets the client read the answer). Recorded as an injected failure: the Bot API never saw the call.
+ */
+function refuseAsProxy(log: CallLog, state: EmulatorState, req: IncomingMessage, res: ServerResponse): void {
+  const seq = log.startSeq();
+  const atMs = state.clock.nowMs();
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const method = findMethod(/\/([^/]*)$/.exec(url.pathname)?.[1] ?? '')?.name ?? url.pathname;
+  req.resume();
+  req.once('end', () => {
+    res.writeHead(413, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(TOO_LARGE_PAGE) });
+    res.end(TOO_LARGE_PAGE);
+    log.record({ seq, method, params: {}, response: TOO_LARGE, chatId: undefined, at_ms: atMs, done_ms: state.clock.nowMs(), injected: true, aborted: false });
+    state.feed.emit();
+  });
+}
+
+async function handle(state: EmulatorState, log: CallLog, front: Front, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const seq = log.startSeq();
   const atMs = state.clock.nowMs();
@@ -57,6 +81,7 @@ async function handle(state: EmulatorState, log: CallLog, req: IncomingMessage, 
     const found = findMethod(method);
     if (found === undefined) throw notFound();
     method = found.name;
+    await front.pass(method, abort.signal);
     params = await readParams(req, url);
     const failure = log.takeFailure(method, params.chat_id);
     if (failure !== undefined) {

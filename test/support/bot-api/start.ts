@@ -2,6 +2,7 @@ import type { UserFromGetMe } from 'telegraf/types';
 import { CallLog } from './calls.ts';
 import { BotApi } from './emulator.ts';
 import { startHttpServer } from './server.ts';
+import { Front } from './front.ts';
 import { createState } from './state.ts';
 import { WebhookDelivery, type WebhookTarget } from './webhook-delivery.ts';
 
@@ -48,11 +49,12 @@ export async function startBotApi(options: StartBotApiOptions = {}): Promise<Bot
   };
   const state = createState(token, botUser, { strictHtmlAmpersand: options.strictHtmlAmpersand ?? true });
   const log = new CallLog();
-  const server = await startHttpServer(state, log);
+  const front = new Front();
+  const server = await startHttpServer(state, log, front);
   const delivery = new WebhookDelivery(state, {
     target: options.webhookTarget,
     retryUnitMs: options.webhookRetryUnitMs ?? 1000,
     timeoutMs: options.webhookTimeoutMs ?? 60_000,
   });
-  return new BotApi(state, log, server, delivery, options.waitTimeoutMs ?? 5000);
+  return new BotApi(state, log, server, delivery, front, options.waitTimeoutMs ?? 5000);
 }

@@ -8,6 +8,8 @@ export interface BotDocument {
   file_unique_id: string;
   file_name: string;
   mime_type: string;
+  /** the Content-Type of the uploaded part as the bot sent it ('' without one) */
+  upload_type: string;
   file_size: number;
   bytes: Buffer<ArrayBuffer>;
 }
@@ -17,6 +19,8 @@ export interface SentDocument {
   message_id: number;
   file_name: string;
   mime_type: string;
+  /** the Content-Type of the uploaded part as the bot sent it ('' without one) */
+  upload_type: string;
   bytes: Buffer<ArrayBuffer>;
   /** plain text after parsing; undefined without a caption */
   caption: string | undefined;
@@ -85,6 +89,7 @@ export const toSentDocument = (message: BotMessage, document: BotDocument): Sent
   message_id: message.message_id,
   file_name: document.file_name,
   mime_type: document.mime_type,
+  upload_type: document.upload_type,
   bytes: document.bytes,
   caption: message.text === '' ? undefined : message.text,
   caption_entities: message.entities,
