@@ -1,7 +1,7 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../portal/query.ts';
-import { PortalPagesMovedError } from '../../watch/fetch-all.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../watch/fetch-all.ts';
 import { ExportStoppedError } from '../export/export-stopped.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
@@ -27,11 +27,14 @@ export const renderExportProgress = (done: number, total: number, t: Translate, 
 
 export const renderExportWriting = (t: Translate): View => plain(t('export.writing'));
 
-/** What a file holds when the query found more than one export takes; plain text (the workbook's note row too). */
-export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter): string =>
-  t('export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
+/**
+ * What a file holds when the query found more than one export takes (EXPORT_MAX_RECORDS, or with
+ * `cut` the memory an export may take); plain text (the workbook's note row too).
+ */
+export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter, cut?: true): string =>
+  t(cut ? 'export.cappedMemory' : 'export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
 
-export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date };
+export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date; cut?: true | undefined };
 
 /** A moment no export is made on: the caption's time always comes with its date. */
 const ANOTHER_DAY = new Date(0);
@@ -40,23 +43,27 @@ const ANOTHER_DAY = new Date(0);
  * The document's caption (HTML): the filter, how many records (and the cut), when the data was
  * fetched, always with the day: a file is kept, forwarded and opened days later.
  */
-export const renderExportCaption = ({ query, shown, total, fetchedAt }: ExportCaption, t: Translate, fmt: Formatter): string =>
+export const renderExportCaption = ({ query, shown, total, fetchedAt, cut }: ExportCaption, t: Translate, fmt: Formatter): string =>
   joinLines([
     t(query.resource === 'order' ? 'export.orders' : 'export.specifications', { query: describeQuery(query, t, fmt) }),
-    shown < total ? renderExportCapped(shown, total, t, fmt) : t('export.records', { count: shown }),
+    shown < total ? renderExportCapped(shown, total, t, fmt, cut) : t('export.records', { count: shown }),
     t('export.fetchedAt', { when: fmt.dateTime(fetchedAt, ANOTHER_DAY) }),
   ]);
 
 const failureText = (error: unknown, t: Translate): string => {
   if (error instanceof PortalPagesMovedError) return t('export.moved');
+  if (error instanceof RecordsTooLargeError) return t('export.tooBig');
   if (error instanceof ExportStoppedError) return t('export.stopped');
   return renderError(error, t);
 };
 
-/** The export stopped: why, in the words every failure gets, and a button that starts it again. */
+/**
+ * The export stopped: why, in the words every failure gets, and a button that starts it again
+ * (none when even a first page is more than an export may hold: the same query would fail again).
+ */
 export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate): View => ({
   text: t('export.failed', { error: failureText(error, t) }),
-  keyboard: [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
+  keyboard: error instanceof RecordsTooLargeError ? [] : [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
 });
 
 const MEGABYTE = 1024 * 1024;
