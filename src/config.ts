@@ -1,5 +1,7 @@
+import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 import { LOCALES } from './i18n.ts';
+import { EXPORT_HEAP_PER_ANSWER_BYTE, EXPORT_HEAP_SHARE, WATCH_HEAP_SHARE } from './memory-budget.ts';
 import { PAGE_SIZES } from './portal/query.ts';
 import { zoneOf } from './zone.ts';
 
@@ -157,18 +159,19 @@ export class ConfigError extends Error {
   }
 }
 
-/**
- * The most records all running exports may hold at once (EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY):
- * 1000 orders of 60 positions held some 20 MB, and the bot runs in a heap of 192 MB.
- */
-export const MAX_EXPORT_RECORDS_AT_ONCE = 4000;
+const MEGABYTE = 1024 * 1024;
+const megabytes = (bytes: number) => `${Math.round((bytes / MEGABYTE) * 10) / 10} MB`;
 
 /** A variable by name, and by the file it was read from (BOT_TOKEN_FILE, DATABASE_URL_FILE). */
 const nameOf = (variable: string, env: Record<string, string | undefined>): string =>
   env[`${variable}_FILE`]?.trim() && (variable === 'BOT_TOKEN' || variable === 'DATABASE_URL') ? `${variable} (read from ${variable}_FILE)` : variable;
 
-/** Pure: the environment in, a Config or a ConfigError listing every problem out. */
-export const parseConfig = (env: Record<string, string | undefined>): Config => {
+/**
+ * The environment in, a Config or a ConfigError listing every problem out. `heapLimitBytes` is the
+ * heap the bot may grow to (V8's limit, from --max-old-space-size): what exports and watch polls
+ * may hold is a share of it.
+ */
+export const parseConfig = (env: Record<string, string | undefined>, heapLimitBytes: number = getHeapStatistics().heap_size_limit): Config => {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${nameOf(issue.path.join('.'), env)}: ${issue.message}`));
@@ -187,18 +190,22 @@ export const parseConfig = (env: Record<string, string | undefined>): Config => 
   }
   if (e.WEBHOOK_URL && e.PORT === undefined) problems.push('PORT: required with WEBHOOK_URL (where Telegram’s requests arrive)');
   if (e.WEBHOOK_URL && !e.BOT_TOKEN) problems.push('BOT_TOKEN: required with WEBHOOK_URL (or BOT_TOKEN_FILE)');
-  if (e.EXPORT_MAX_RECORDS * e.EXPORT_CONCURRENCY > MAX_EXPORT_RECORDS_AT_ONCE) {
+  // Each export may hold an equal share of the exports' part of the heap: at least one page of the largest answer read.
+  const perExport = (heapLimitBytes * EXPORT_HEAP_SHARE) / e.EXPORT_CONCURRENCY;
+  const page = e.PORTAL_MAX_BODY_BYTES * EXPORT_HEAP_PER_ANSWER_BYTE;
+  if (perExport < page) {
     problems.push(
-      `EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY: ${e.EXPORT_MAX_RECORDS} × ${e.EXPORT_CONCURRENCY} = ${e.EXPORT_MAX_RECORDS * e.EXPORT_CONCURRENCY} ` +
-        `records held at once, more than the ${MAX_EXPORT_RECORDS_AT_ONCE} a 192 MB heap takes; lower one of them`,
+      `EXPORT_CONCURRENCY × PORTAL_MAX_BODY_BYTES: each of ${e.EXPORT_CONCURRENCY} exports at once may hold ${megabytes(perExport)} ` +
+        `(the exports’ ${megabytes(heapLimitBytes * EXPORT_HEAP_SHARE)} of the ${megabytes(heapLimitBytes)} heap, shared among them), less than one answer of ${megabytes(e.PORTAL_MAX_BODY_BYTES)} ` +
+        `takes parsed (${megabytes(page)}); lower one of them, or give node a larger --max-old-space-size`,
     );
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return toConfig(e);
+  return toConfig(e, heapLimitBytes);
 };
 
 /** The checked environment as the bot uses it. */
-const toConfig = (e: Env) => ({
+const toConfig = (e: Env, heapLimitBytes: number) => ({
   botToken: e.BOT_TOKEN,
   telegramApiRoot: e.TELEGRAM_API_ROOT.replace(/\/+$/, ''),
   portal: {
@@ -237,12 +244,16 @@ const toConfig = (e: Env) => ({
     maxRecords: e.WATCH_MAX_RECORDS,
     /** Hours [from, to) in TIME_ZONE when notifications are sent without sound; may wrap midnight. */
     quietHours: e.QUIET_HOURS,
+    /** What the records of watch polls (and of /watch's first reading) may take of the heap together. */
+    memoryBytes: Math.floor(heapLimitBytes * WATCH_HEAP_SHARE),
   },
   export: {
     /** The most records one Excel file holds: past it, the first ones and a note. */
     maxRecords: e.EXPORT_MAX_RECORDS,
     /** Exports running at once across all users; the next wait in line. */
     concurrency: e.EXPORT_CONCURRENCY,
+    /** What the records of all running exports may take of the heap together; each an equal share. */
+    memoryBytes: Math.floor(heapLimitBytes * EXPORT_HEAP_SHARE),
   },
   /** Telegram's language_code for the console chat's user, from LANG; undefined lets DEFAULT_LANGUAGE decide. */
   consoleLanguage: e.LANG,

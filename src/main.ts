@@ -8,6 +8,7 @@ import { startWatches, type Watches } from './app/watches.ts';
 import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { SecretFileError, withSecretFiles } from './secret-files.ts';
+import { createWatchMemory } from './memory-budget.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
 import { createBotMetrics } from './metrics/bot-metrics.ts';
@@ -109,11 +110,13 @@ const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 // Through the cache, but an export's fifty large pages are not kept in it.
 const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => new Date() });
 removeStaleExportDirs({ logger });
+// What /watch and the polls read is held in one share of the heap.
+const watchMemory = createWatchMemory(config.watch.memoryBytes);
 const botFor = (token: string, telegramApiRoot: string) =>
-  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports });
+  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchesFor = (bot: ReturnType<typeof botFor>) =>
-  startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+  startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory });
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../src/config.ts';
 
-const problemsOf = (env: Record<string, string>) => {
+/** The heap the start command gives node: 192 MiB old space and 3 × 16 MiB young. */
+const HEAP = 240 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+const problemsOf = (env: Record<string, string>, heapLimitBytes = HEAP) => {
   try {
-    parseConfig(env);
+    parseConfig(env, heapLimitBytes);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -106,29 +110,40 @@ describe('parseConfig', () => {
 
   it('reads the watch settings, with their defaults and ranges', () => {
     const portal = { PORTAL_URL: 'https://portal.example', PORTAL_TOKEN: 'secret', ALLOW_ANYONE: 'true' };
-    expect(parseConfig(portal).watch).toEqual({ intervalMs: 300_000, limitPerChat: 50, maxRecords: 100, quietHours: undefined });
+    expect(parseConfig(portal, HEAP).watch).toEqual({ intervalMs: 300_000, limitPerChat: 50, maxRecords: 100, quietHours: undefined, memoryBytes: 30 * MIB });
     // The demo portal moves every minute: looked at every 30 s unless told otherwise.
     expect(parseConfig({}).watch.intervalMs).toBe(30_000);
     expect(parseConfig({ WATCH_INTERVAL_SECONDS: '300' }).watch.intervalMs).toBe(300_000);
-    expect(parseConfig({ WATCH_INTERVAL_SECONDS: '60', WATCH_LIMIT_PER_CHAT: '5', WATCH_MAX_RECORDS: '20', QUIET_HOURS: '21-8' }).watch).toEqual({
+    expect(parseConfig({ WATCH_INTERVAL_SECONDS: '60', WATCH_LIMIT_PER_CHAT: '5', WATCH_MAX_RECORDS: '20', QUIET_HOURS: '21-8' }, HEAP).watch).toEqual({
       intervalMs: 60_000,
       limitPerChat: 5,
       maxRecords: 20,
       quietHours: { from: 21, to: 8 },
+      memoryBytes: 30 * MIB,
     });
     expect(problemsOf({ WATCH_INTERVAL_SECONDS: '0' })).toEqual(['WATCH_INTERVAL_SECONDS: must be a whole number of seconds from 1 to 86400']);
     for (const bad of ['21', '25-8', '8-8', 'night']) expect(problemsOf({ QUIET_HOURS: bad })).toEqual([expect.stringContaining('QUIET_HOURS: must be two different hours')]);
   });
 
-  it('reads the export settings within ranges a 192 MB heap takes, and refuses a product of them above 4000', () => {
-    expect(parseConfig({}).export).toEqual({ maxRecords: 1000, concurrency: 2 });
-    expect(parseConfig({ EXPORT_MAX_RECORDS: '2000', EXPORT_CONCURRENCY: '2' }).export).toEqual({ maxRecords: 2000, concurrency: 2 });
-    expect(parseConfig({ EXPORT_MAX_RECORDS: '1000', EXPORT_CONCURRENCY: '4' }).export).toEqual({ maxRecords: 1000, concurrency: 4 });
+  it('reads the export settings, their memory a share of the heap limit', () => {
+    expect(parseConfig({}, HEAP).export).toEqual({ maxRecords: 1000, concurrency: 2, memoryBytes: 90 * MIB });
+    // Memory, not a count of records, bounds what the exports hold: any product of the two is taken.
+    expect(parseConfig({ EXPORT_MAX_RECORDS: '2000', EXPORT_CONCURRENCY: '4' }, HEAP).export).toEqual({ maxRecords: 2000, concurrency: 4, memoryBytes: 90 * MIB });
+    expect(parseConfig({}, 1024 * MIB).export.memoryBytes).toBe(384 * MIB);
     expect(problemsOf({ EXPORT_MAX_RECORDS: '10000' })).toEqual(['EXPORT_MAX_RECORDS: must be a whole number of records from 1 to 2000']);
     expect(problemsOf({ EXPORT_CONCURRENCY: '5' })).toEqual(['EXPORT_CONCURRENCY: must be a whole number of exports from 1 to 4']);
-    expect(problemsOf({ EXPORT_MAX_RECORDS: '2000', EXPORT_CONCURRENCY: '3' })).toEqual([
-      'EXPORT_MAX_RECORDS × EXPORT_CONCURRENCY: 2000 × 3 = 6000 records held at once, more than the 4000 a 192 MB heap takes; lower one of them',
+  });
+
+  it('refuses to start when one export’s share of the heap cannot hold a single answer at PORTAL_MAX_BODY_BYTES', () => {
+    // 90 MiB ÷ 4 = 22.5 MiB per export; an 8 MiB answer takes 24 MiB parsed.
+    expect(problemsOf({ EXPORT_CONCURRENCY: '4', PORTAL_MAX_BODY_BYTES: String(8 * MIB) })).toEqual([
+      'EXPORT_CONCURRENCY × PORTAL_MAX_BODY_BYTES: each of 4 exports at once may hold 22.5 MB (the exports’ 90 MB of the 240 MB heap, shared among them), ' +
+        'less than one answer of 8 MB takes parsed (24 MB); lower one of them, or give node a larger --max-old-space-size',
     ]);
+    expect(problemsOf({ EXPORT_CONCURRENCY: '2', PORTAL_MAX_BODY_BYTES: String(8 * MIB) })).toEqual([]);
+    expect(problemsOf({ EXPORT_CONCURRENCY: '4', PORTAL_MAX_BODY_BYTES: String(8 * MIB) }, 512 * MIB)).toEqual([]);
+    // The heap node gives by default on a large machine takes the largest answers allowed.
+    expect(problemsOf({ EXPORT_CONCURRENCY: '4', PORTAL_MAX_BODY_BYTES: String(64 * MIB) }, 4096 * MIB)).toEqual([]);
   });
 
   it('switches the store to PostgreSQL with DATABASE_URL, with a pool size and a leader lease', () => {

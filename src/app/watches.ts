@@ -6,6 +6,7 @@ import type { Telegram } from 'telegraf';
 import { mayWatchIn, type AccessOptions } from '../bot/middleware/access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
+import { createWatchMemory, type MemoryBudget } from '../memory-budget.ts';
 import { createFormatter } from '../format.ts';
 import { createTranslator, perLocale } from '../i18n.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
@@ -49,6 +50,8 @@ export type WatchesOptions = {
   logger: Logger;
   metrics?: BotMetrics;
   now?: () => number;
+  /** What a poll's records may take of the heap, shared with /watch; made from config.watch when not given. */
+  memory?: MemoryBudget;
 };
 
 
@@ -56,7 +59,7 @@ export type WatchesOptions = {
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatches = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now }: WatchesOptions) => {
+export const startWatches = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes) }: WatchesOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
@@ -70,6 +73,7 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
     concurrency: WATCH_POLL_CONCURRENCY,
     leaseMs: pollLeaseMs(config.watch.maxRecords, config.portal.timeoutMs),
     onSlotFree: () => polls.run(),
+    memory,
     // Notifications speak to the whole chat: a group's own place on the list decides, not who made the watch.
     isAllowed: (watch) => mayWatchIn(config.access, watch.chatId),
     now,

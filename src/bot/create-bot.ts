@@ -2,6 +2,7 @@ import { Telegraf } from 'telegraf';
 import { installBotApiClient } from '../telegram/bot-api-client.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import type { MemoryBudget } from '../memory-budget.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
@@ -36,16 +37,18 @@ export type BotDeps = {
   now?: () => Date;
   /** The process's exports, for the composition root to wait for them when it stops; made here when not given. */
   exports?: Exports;
+  /** What watch readings may take of the heap, shared by /watch and the poller; made here when not given. */
+  watchMemory?: MemoryBudget;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports: given }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports: given, watchMemory }: BotDeps): Telegraf<BotContext> => {
   // No Telegraf timeout: it would free the chat's queue slot while the handler goes on. The
   // runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's Telegram calls instead.
   const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
   installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
-  const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now });
+  const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
   // Through the cache, but an export's fifty pages of up to 20 × 60 positions are not kept in it.
   const exports = given ?? createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
+import { createWatchMemory, watchPageCost, type Admission, type MemoryBudget } from '../memory-budget.ts';
 import type { Results } from '../portal/client.ts';
 import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
 import { targetKey } from '../store/target-key.ts';
-import { fetchAll, watchedRecords } from '../watch/fetch-all.ts';
+import { fetchAll, RecordsTooLargeError, watchedRecords } from '../watch/fetch-all.ts';
 import { snapshotOf } from '../watch/snapshot.ts';
 import { parseLookupValue } from './lookup-args.ts';
 import { mayWatchIn, type AccessOptions } from './middleware/access.ts';
@@ -17,6 +18,7 @@ export type Watches = ReturnType<typeof createWatches>;
 export type StartResult =
   | { kind: 'added' | 'already'; watch: Watch; count?: number }
   | { kind: 'tooMany'; total: number; max: number }
+  | { kind: 'tooLarge' | 'busy' }
   | { kind: 'limit'; limit: number }
   | { kind: 'notAllowed'; chatId: number };
 
@@ -36,18 +38,46 @@ export const createWatches = ({
   access,
   logger,
   now,
+  memory = createWatchMemory(config.memoryBytes),
 }: {
   store: WatchStore;
   portal: LookupPortal;
-  config: Pick<Config['watch'], 'intervalMs' | 'limitPerChat' | 'maxRecords'>;
+  config: Pick<Config['watch'], 'intervalMs' | 'limitPerChat' | 'maxRecords' | 'memoryBytes'>;
   access: AccessOptions;
   logger: Logger;
   now: () => Date;
+  /** What watch readings may take of the heap, shared with the poller. */
+  memory?: MemoryBudget;
 }) => {
   const audit = (ctx: BotContext, watch: Watch, message: 'watch added' | 'watch stopped') => {
     const { resource, filter, value } = watch.target.query;
     const sapId = watch.target.sapId === undefined ? {} : { sapId: watch.target.sapId };
     logger.info({ audit: true, chatId: watch.chatId, userId: ctx.from?.id, watchId: watch.id, resource, filter, value, ...sapId }, message);
+  };
+
+  /** The target's records read (each page counted by `hold`), and the watch added with them as its first snapshot. */
+  const addReading = async (ctx: BotContext, chatId: number, target: WatchTarget, key: string, hold: (page: object) => Admission): Promise<StartResult> => {
+    const all = await fetchAll(portal.fresh ?? portal, target.query, config.maxRecords + 1, { hold });
+    if (all.total > config.maxRecords) return { kind: 'tooMany', total: all.total, max: config.maxRecords };
+    const at = now().getTime();
+    const threadId = threadOf(ctx);
+    const topic = threadId !== undefined && isForum(ctx) ? { threadId } : {};
+    const added = await store.add({
+      chatId,
+      ...topic,
+      target,
+      createdBy: ctx.from?.id ?? chatId,
+      locale: ctx.locale,
+      now: at,
+      limitPerChat: config.limitPerChat,
+      firstPollAt: at + pollOffset(key, config.intervalMs),
+      // What the chat was shown is what later changes are told against, from this moment on.
+      snapshot: JSON.stringify(snapshotOf(watchedRecords(all, target.sapId))),
+    });
+    if (!added.ok) return { kind: 'limit', limit: config.limitPerChat };
+    if (!added.created) return { kind: 'already', watch: added.watch };
+    audit(ctx, added.watch, 'watch added');
+    return { kind: 'added', watch: added.watch, count: watchedRecords(all, target.sapId).items.length };
   };
 
   return {
@@ -61,7 +91,8 @@ export const createWatches = ({
 
     /**
      * Watches a target for the update's chat: already watched, too many records (the portal asked
-     * past the cache, one more than the maximum to know it is past), the chat's limit, or added.
+     * past the cache, one more than the maximum to know it is past), records too large for the
+     * memory a poll may take (or that memory held by others now), the chat's limit, or added.
      * The records fetched here are the watch's first snapshot (when nobody watched the target yet).
      */
     async start(ctx: BotContext, chatId: number, target: WatchTarget): Promise<StartResult> {
@@ -70,27 +101,17 @@ export const createWatches = ({
       const key = targetKey(target);
       const existing = await store.find(chatId, key);
       if (existing) return { kind: 'already', watch: existing };
-      const all = await fetchAll(portal.fresh ?? portal, target.query, config.maxRecords + 1);
-      if (all.total > config.maxRecords) return { kind: 'tooMany', total: all.total, max: config.maxRecords };
-      const at = now().getTime();
-      const threadId = threadOf(ctx);
-      const topic = threadId !== undefined && isForum(ctx) ? { threadId } : {};
-      const added = await store.add({
-        chatId,
-        ...topic,
-        target,
-        createdBy: ctx.from?.id ?? chatId,
-        locale: ctx.locale,
-        now: at,
-        limitPerChat: config.limitPerChat,
-        firstPollAt: at + pollOffset(key, config.intervalMs),
-        // What the chat was shown is what later changes are told against, from this moment on.
-        snapshot: JSON.stringify(snapshotOf(watchedRecords(all, target.sapId))),
-      });
-      if (!added.ok) return { kind: 'limit', limit: config.limitPerChat };
-      if (!added.created) return { kind: 'already', watch: added.watch };
-      audit(ctx, added.watch, 'watch added');
-      return { kind: 'added', watch: added.watch, count: watchedRecords(all, target.sapId).items.length };
+      const lease = memory.lease();
+      try {
+        return await addReading(ctx, chatId, target, key, (page) => lease.take(watchPageCost(page)));
+      } catch (error) {
+        if (!(error instanceof RecordsTooLargeError)) throw error;
+        if (error.total > config.maxRecords) return { kind: 'tooMany', total: error.total, max: config.maxRecords };
+        logger.info({ chatId, resource: target.query.resource, filter: target.query.filter, value: target.query.value, total: error.total, reason: error.reason }, 'a watch was refused: its records are more than the memory a watch poll may take');
+        return { kind: error.reason === 'busy' ? 'busy' : 'tooLarge' };
+      } finally {
+        lease.free();
+      }
     },
 
     /** Stops one of the chat's watches; undefined when the chat has no such watch (a forged or stale button). */

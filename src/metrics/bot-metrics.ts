@@ -38,7 +38,7 @@ export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegist
   pendingNotifications: registry.gauge({ name: 'pending_notifications', help: 'Change notifications recorded and not yet sent.' }),
   watchPolls: registry.counter<'outcome'>({
     name: 'watch_polls_total',
-    help: 'Polls of watched queries, by outcome: ok, or the portal error code.',
+    help: 'Polls of watched queries, by outcome: ok, the portal error code, or RECORDS_TOO_LARGE (skipped: more than a poll may hold).',
     labelNames: ['outcome'],
     maxSeries: 20,
   }),

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
+import { watchPageCost, type MemoryBudget } from '../memory-budget.ts';
 import type { PortalClient } from '../portal/client.ts';
 import { outcomeOf } from '../portal/resilience/intercept.ts';
 import type { ClaimedTarget, Watch, WatchStore } from '../store/watch-store.ts';
 import { readStored, snapshotSchema, type ChangeSet } from './changes.ts';
 import { diffSnapshots } from './diff.ts';
-import { fetchAll, watchedRecords } from './fetch-all.ts';
+import { fetchAll, RecordsTooLargeError, watchedRecords } from './fetch-all.ts';
 import { snapshotOf } from './snapshot.ts';
 
 /** What the poller reports, for metrics: one poll's outcome, the records it found changed. */
@@ -32,6 +33,8 @@ export type PollerOptions = {
   events?: PollerEvents;
   /** Called when a poll ends and its slot is free: the caller claims more at once. */
   onSlotFree?: () => void;
+  /** What a poll's records may take of the heap (shared with /watch); unbounded when not given. */
+  memory?: MemoryBudget;
 };
 
 /** The next poll after one due at `dueAt`, on the same phase: polls stay spread over the interval. */
@@ -47,9 +50,10 @@ export const nextPollAt = (dueAt: number, now: number, intervalMs: number): numb
  * store never poll it twice; its records are fetched (all pages, past the cache), reduced to a
  * snapshot and compared with the last one; the new snapshot and the changes found (one pending
  * notification per watch) are recorded in one transaction before anything is sent. A failed poll
- * records nothing: the last snapshot stays, and the next poll compares against it.
+ * records nothing: the last snapshot stays, and the next poll compares against it. A query whose
+ * records have grown past the memory a poll may take is skipped the same way, with a log line.
  */
-export const createPoller = ({ store, portal, logger, owner, intervalMs, maxRecords, concurrency, leaseMs, isAllowed, now = Date.now, events, onSlotFree }: PollerOptions) => {
+export const createPoller = ({ store, portal, logger, owner, intervalMs, maxRecords, concurrency, leaseMs, isAllowed, now = Date.now, events, onSlotFree, memory }: PollerOptions) => {
   const running = new Set<Promise<void>>();
   /** The targets being polled here: one whose lease ran out mid-poll is not polled a second time. */
   const polling = new Set<string>();
@@ -72,12 +76,13 @@ export const createPoller = ({ store, portal, logger, owner, intervalMs, maxReco
 
   const poll = async (claimed: ClaimedTarget, token: string): Promise<void> => {
     const next = nextPollAt(claimed.nextPollAt, now(), intervalMs);
+    const lease = memory?.lease();
     try {
       if (!(await dropDisallowed(claimed.key))) {
         await store.release(claimed.key, token, next);
         return;
       }
-      const all = await fetchAll(portal, claimed.target.query, maxRecords);
+      const all = await fetchAll(portal, claimed.target.query, maxRecords, lease ? { hold: (page) => lease.take(watchPageCost(page)) } : {});
       const truncated = all.total > maxRecords;
       if (truncated) logger.warn({ key: claimed.key, total: all.total, maxRecords }, 'a watched query has grown past WATCH_MAX_RECORDS: only the first are compared');
       const after = snapshotOf(watchedRecords(all, claimed.target.sapId));
@@ -101,9 +106,13 @@ export const createPoller = ({ store, portal, logger, owner, intervalMs, maxReco
         logger.info({ key: claimed.key, records: changes.length }, 'watch found changes');
       }
     } catch (error) {
-      events?.polled(outcomeOf(error));
-      logger.warn({ err: error, key: claimed.key }, 'a watch poll failed: nothing is told, the next poll compares with the last snapshot');
+      events?.polled(error instanceof RecordsTooLargeError ? error.code : outcomeOf(error));
+      if (error instanceof RecordsTooLargeError) {
+        logger.warn({ key: claimed.key, total: error.total, reason: error.reason }, 'a watch poll was skipped: its records are more than the memory a poll may take; it is tried again at its next time');
+      } else logger.warn({ err: error, key: claimed.key }, 'a watch poll failed: nothing is told, the next poll compares with the last snapshot');
       await store.release(claimed.key, token, next);
+    } finally {
+      lease?.free();
     }
   };
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { PortalClient } from '../../src/portal/client.ts';
 import type { OrderQuery, Paging } from '../../src/portal/query.ts';
 import type { Order } from '../../src/portal/schemas.ts';
-import { fetchAll, PortalPagesMovedError, watchedRecords } from '../../src/watch/fetch-all.ts';
+import type { Admission } from '../../src/memory-budget.ts';
+import { fetchAll, PortalPagesMovedError, RecordsTooLargeError, watchedRecords } from '../../src/watch/fetch-all.ts';
 import { makeOrder } from '../fixtures/portal-records.ts';
 
 // fetchAll against a portal of `count` orders whose pages the test may disturb.
@@ -48,6 +49,36 @@ describe('fetchAll', () => {
     await expect(fetchAll(shifted.portal, query, 100)).rejects.toBeInstanceOf(PortalPagesMovedError);
     const grown = portalOf(orders(30), (paging, items, total) => ({ items, total: paging.offset === 20 ? total + 1 : total }));
     await expect(fetchAll(grown.portal, query, 100)).rejects.toThrow(/total went from 30 to 31/);
+  });
+
+  /** A memory that takes `pages` pages, then answers `past`. */
+  const memory = (pages: number, past: Admission) => {
+    let taken = 0;
+    return (page: object) => {
+      expect(page).toHaveProperty('items');
+      return ++taken <= pages ? 'ok' : past;
+    };
+  };
+
+  it('fails with RecordsTooLargeError at the first page past the memory, telling why and the total', async () => {
+    const { portal, asked } = portalOf(orders(100));
+    const error = await fetchAll(portal, query, 1000, { hold: memory(2, 'over') }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RecordsTooLargeError);
+    expect(error).toMatchObject({ reason: 'over', total: 100, code: 'RECORDS_TOO_LARGE' });
+    expect(asked).toHaveLength(3);
+    await expect(fetchAll(portal, query, 1000, { hold: memory(0, 'busy') })).rejects.toMatchObject({ reason: 'busy', total: 100 });
+  });
+
+  it('with cut, keeps the records of the pages that fitted and says it stopped', async () => {
+    const { portal, asked } = portalOf(orders(100));
+    const all = await fetchAll(portal, query, 1000, { hold: memory(3, 'over'), cut: true });
+    expect(all).toMatchObject({ total: 100, cut: true });
+    expect(all.items.map((order) => order.SAP_ID)).toEqual(orders(60).map((order) => order.SAP_ID));
+    expect(asked).toHaveLength(4);
+    // All of them fitted: no cut.
+    expect(await fetchAll(portal, query, 1000, { hold: memory(5, 'over'), cut: true })).not.toHaveProperty('cut');
+    // Not even the first page: nothing to keep.
+    await expect(fetchAll(portal, query, 1000, { hold: memory(0, 'over'), cut: true })).rejects.toBeInstanceOf(RecordsTooLargeError);
   });
 
   it('narrows to one record for a watch of that record', async () => {

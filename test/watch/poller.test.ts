@@ -7,7 +7,9 @@ import { openSqliteStore } from '../../src/store/sqlite-store.ts';
 import { targetKey } from '../../src/store/target-key.ts';
 import type { WatchTarget } from '../../src/store/watch-store.ts';
 import { changeSetSchema } from '../../src/watch/changes.ts';
-import { createPoller, nextPollAt } from '../../src/watch/poller.ts';
+import { createMemoryBudget, watchPageCost } from '../../src/memory-budget.ts';
+import { createPoller, nextPollAt, type PollerOptions } from '../../src/watch/poller.ts';
+import { captureLogs } from '../support/logs.ts';
 import { useTempDirs } from '../store/support.ts';
 
 // The poller on the real sqlite store and the demo portal over HTTP, both on clocks the test moves.
@@ -35,7 +37,7 @@ afterEach(async () => {
   await demo.close();
 });
 
-const poller = (owner: string) => {
+const poller = (owner: string, options: Partial<PollerOptions> = {}) => {
   const portal = createPortalClient({ baseUrl: demo.url, token: 'demo', timeoutMs: 2_000 });
   return createPoller({
     store: store.watches,
@@ -51,6 +53,7 @@ const poller = (owner: string) => {
     leaseMs: 30_000,
     isAllowed: () => true,
     now: () => now,
+    ...options,
   });
 };
 
@@ -103,6 +106,45 @@ describe('the watch poller', () => {
     now += INTERVAL;
     await round(p);
     expect(pending().map((set) => set.changes.length)).toEqual([1]);
+  });
+
+  it('skips a poll whose records are more than its memory, with a log line, and tells the change once they fit', async () => {
+    const { logger, lines } = captureLogs();
+    const outcomes: string[] = [];
+    const page = await createPortalClient({ baseUrl: demo.url, token: 'demo', timeoutMs: 2_000 }).listOrders({ resource: 'order', filter: 'SAP_ID', value: '0007300100' }, { limit: 20, offset: 0 });
+    let room = 2 * watchPageCost(page);
+    // Each poll's lease as large as `room` is when it starts.
+    const sized = { lease: () => createMemoryBudget(room, room).lease(), used: () => 0 };
+    const p = poller('me', { logger, memory: sized, events: { polled: (outcome) => void outcomes.push(outcome), changed: () => undefined } });
+    await round(p);
+    room = watchPageCost(page) / 2;
+    demoNow += 60_000;
+    now += INTERVAL;
+    expect(await round(p)).toBe(1);
+    expect(pending()).toEqual([]);
+    expect(outcomes).toEqual(['ok', 'RECORDS_TOO_LARGE']);
+    expect(lines.filter((line) => line.level === 40)).toEqual([
+      expect.objectContaining({ key: targetKey(target), total: 1, reason: 'over', msg: 'a watch poll was skipped: its records are more than the memory a poll may take; it is tried again at its next time' }),
+    ]);
+    // Skipped until its next time, as a failed poll is.
+    now += INTERVAL - 1;
+    expect(await round(p)).toBe(0);
+    room = 2 * watchPageCost(page);
+    now += 1;
+    await round(p);
+    expect(pending().map((set) => set.changes.length)).toEqual([1]);
+  });
+
+  it('gives a poll’s memory back whatever its end, for the polls and /watch after it', async () => {
+    const page = await createPortalClient({ baseUrl: demo.url, token: 'demo', timeoutMs: 2_000 }).listOrders({ resource: 'order', filter: 'SAP_ID', value: '0007300100' }, { limit: 20, offset: 0 });
+    const memory = createMemoryBudget(2 * watchPageCost(page), 2 * watchPageCost(page));
+    const p = poller('me', { memory });
+    await round(p);
+    expect(memory.used()).toBe(0);
+    portalUp = false;
+    now += INTERVAL;
+    await round(p);
+    expect(memory.used()).toBe(0);
   });
 
   it('takes over a claim whose process died, once its lease ran out', async () => {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createExportMemory } from '../../memory-budget.ts';
 import type { Query } from '../../portal/query.ts';
 import { outsideUpdateScope } from '../../telegram/update-scope.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
@@ -25,8 +26,13 @@ const topicOf = (ctx: BotContext): number | undefined => {
  * within a deadline, and an export of a thousand records would hold the chat (a second press
  * could not even be told one is running) and outlive the deadline.
  */
-export const createExports = ({ concurrency, ...rest }: Omit<ExportDeps, 'signal'> & { concurrency: number }) => {
+export const createExports = ({
+  concurrency,
+  memoryBytes = Number.POSITIVE_INFINITY,
+  ...rest
+}: Omit<ExportDeps, 'signal'> & { concurrency: number; /** What all exports' records may take of the heap together. */ memoryBytes?: number }) => {
   const slots = createExportSlots(concurrency);
+  const memory = createExportMemory(memoryBytes, concurrency);
   const running = new Set<Promise<void>>();
   const stopping = new AbortController();
   const deps: ExportDeps = { ...rest, signal: stopping.signal };
@@ -39,12 +45,21 @@ export const createExports = ({ concurrency, ...rest }: Omit<ExportDeps, 'signal
     take: (ctx: BotContext): ExportTurn | undefined => slots.take(ctx.from?.id ?? ctx.chat?.id ?? 0),
 
     /** Starts the export in the update's chat and returns at once. */
-    run(ctx: BotContext, turn: ExportTurn, query: Query, ref: QueryRef): void {
+    run(ctx: BotContext, slot: ExportTurn, query: Query, ref: QueryRef): void {
       const chat = ctx.chat;
       if (chat === undefined) {
-        turn.end();
+        slot.end();
         return;
       }
+      // The export's memory goes back with its slot: the next export in line starts with its share.
+      const lease = memory.lease();
+      const turn: ExportTurn = {
+        ...slot,
+        end: () => {
+          lease.free();
+          slot.end();
+        },
+      };
       const threadId = topicOf(ctx);
       const replyTo = chat.type === 'private' ? undefined : messageOf(ctx)?.message_id;
       const job = {
@@ -58,6 +73,7 @@ export const createExports = ({ concurrency, ...rest }: Omit<ExportDeps, 'signal
         t: ctx.t,
         fmt: ctx.fmt,
         turn,
+        memory: lease,
       };
       // Outside the update's scope: its deadline cancels the update's Telegram calls, never the export's.
       const task: Promise<void> = outsideUpdateScope(() => runExport(job, deps))

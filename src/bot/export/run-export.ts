@@ -8,6 +8,7 @@ import { exportFileName, XLSX_MIME_TYPE } from '../../export/file-name.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { PortalClient } from '../../portal/client.ts';
+import type { MemoryLease } from '../../memory-budget.ts';
 import type { Query } from '../../portal/query.ts';
 import { MAX_DOCUMENT_BYTES, sendDocument } from '../../telegram/send-document.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
@@ -44,6 +45,8 @@ export type ExportJob = {
   t: Translate;
   fmt: Formatter;
   turn: ExportTurn;
+  /** What its records may take of the heap. */
+  memory?: MemoryLease;
 };
 
 export type ExportDeps = {
@@ -115,7 +118,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     signal?.throwIfAborted();
     if (waiting > 0) await shown.show(renderExportStarting(t));
 
-    const all = await fetchWithProgress(deps.portal, query, maxRecords, (done, wanted) => shown.tick(renderExportProgress(done, wanted, t, fmt)), signal);
+    const all = await fetchWithProgress(deps.portal, query, maxRecords, (done, wanted) => shown.tick(renderExportProgress(done, wanted, t, fmt)), signal, job.memory);
     const fetchedAt = now();
     const fetchMs = Math.round(performance.now() - started);
     if (all.items.length === 0) {
@@ -132,7 +135,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
       path,
       sheets: withViews(all, (items, views) => views.exportSheets(items, t, fmt)),
       dates: DATE_FORMATS[fmt.locale],
-      ...(capped ? { note: renderExportCapped(all.items.length, all.total, t, fmt) } : {}),
+      ...(capped ? { note: renderExportCapped(all.items.length, all.total, t, fmt, all.cut) } : {}),
       ...(signal ? { signal } : {}),
     });
     const writeMs = Math.round(performance.now() - started) - fetchMs;
@@ -140,7 +143,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
       logger.warn({ ...log, bytes }, 'an export is larger than Telegram takes');
       return await finish(renderExportTooLarge(bytes, maxDocumentBytes, t, fmt));
     }
-    const caption = renderExportCaption({ query, shown: all.items.length, total: all.total, fetchedAt }, t, fmt);
+    const caption = renderExportCaption({ query, shown: all.items.length, total: all.total, fetchedAt, cut: all.cut }, t, fmt);
     signal?.throwIfAborted();
     // The bot stopping gives the upload up too: its message then says so, and the directory goes.
     const upload = { ...(signal ? { signal } : {}), ...(deps.uploadDeadlineMs ? { deadlineMs: deps.uploadDeadlineMs } : {}) };
@@ -152,7 +155,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
       await step().catch((error: unknown) => logger.warn({ err: error, ...log }, 'an export was sent, but cleaning up after it failed'));
     }
     const ms = Math.round(performance.now() - started);
-    logger.info({ audit: true, ...log, records: all.items.length, total: all.total, bytes, fetchMs, writeMs, ms }, 'export');
+    logger.info({ audit: true, ...log, records: all.items.length, total: all.total, ...(all.cut ? { cut: 'memory' } : {}), bytes, fetchMs, writeMs, ms }, 'export');
   } catch (caught) {
     if (sent) {
       logger.warn({ err: caught, ...log }, 'an export was sent, but cleaning up after it failed');

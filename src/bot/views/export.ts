@@ -2,7 +2,7 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../portal/query.ts';
 import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../telegram/send-document.ts';
-import { PortalPagesMovedError } from '../../watch/fetch-all.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../watch/fetch-all.ts';
 import { ExportStoppedError } from '../export/export-stopped.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
@@ -28,11 +28,14 @@ export const renderExportProgress = (done: number, total: number, t: Translate, 
 
 export const renderExportWriting = (t: Translate): View => plain(t('export.writing'));
 
-/** What a file holds when the query found more than one export takes; plain text (the workbook's note row too). */
-export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter): string =>
-  t('export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
+/**
+ * What a file holds when the query found more than one export takes (EXPORT_MAX_RECORDS, or with
+ * `cut` the memory an export may take); plain text (the workbook's note row too).
+ */
+export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter, cut?: true): string =>
+  t(cut ? 'export.cappedMemory' : 'export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
 
-export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date };
+export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date; cut?: true | undefined };
 
 /** A moment no export is made on: the caption's time always comes with its date. */
 const ANOTHER_DAY = new Date(0);
@@ -41,10 +44,10 @@ const ANOTHER_DAY = new Date(0);
  * The document's caption (HTML): the filter, how many records (and the cut), when the data was
  * fetched, always with the day: a file is kept, forwarded and opened days later.
  */
-export const renderExportCaption = ({ query, shown, total, fetchedAt }: ExportCaption, t: Translate, fmt: Formatter): string =>
+export const renderExportCaption = ({ query, shown, total, fetchedAt, cut }: ExportCaption, t: Translate, fmt: Formatter): string =>
   joinLines([
     t(query.resource === 'order' ? 'export.orders' : 'export.specifications', { query: describeQuery(query, t, fmt) }),
-    shown < total ? renderExportCapped(shown, total, t, fmt) : t('export.records', { count: shown }),
+    shown < total ? renderExportCapped(shown, total, t, fmt, cut) : t('export.records', { count: shown }),
     t('export.fetchedAt', { when: fmt.dateTime(fetchedAt, ANOTHER_DAY) }),
   ]);
 
@@ -55,6 +58,7 @@ const megabytes = (bytes: number, fmt: Formatter): string => fmt.number(Math.cei
 
 const failureText = (error: unknown, t: Translate, fmt: Formatter): string => {
   if (error instanceof PortalPagesMovedError) return t('export.moved');
+  if (error instanceof RecordsTooLargeError) return t('export.tooBig');
   if (error instanceof ExportStoppedError) return t('export.stopped');
   if (error instanceof DocumentUploadTimeoutError) return t('export.uploadTimeout');
   if (error instanceof DocumentTooLargeForServerError) return t('export.tooLargeForServer', { size: megabytes(error.size, fmt) });
@@ -63,11 +67,12 @@ const failureText = (error: unknown, t: Translate, fmt: Formatter): string => {
 
 /**
  * The export stopped: why, in the words every failure gets, and a button that starts it again;
- * none when the same file would be refused again (the Bot API server's body limit).
+ * none when the same query or file would be refused again (even a first page more than an export
+ * may hold; the Bot API server's body limit).
  */
 export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate, fmt: Formatter): View => ({
   text: t('export.failed', { error: failureText(error, t, fmt) }),
-  keyboard: error instanceof DocumentTooLargeForServerError ? [] : [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
+  keyboard: error instanceof DocumentTooLargeForServerError || error instanceof RecordsTooLargeError ? [] : [[{ text: t('buttons.tryAgain'), callback_data: packCallback({ type: 'export', ref }) }]],
 });
 
 /** A file over Telegram's limit for bots' documents. */

@@ -38,6 +38,10 @@ export const renderWatchStarted = (result: StartResult, intervalMs: number, t: T
       return t('watch.already', { what: describeTarget(result.watch.target, t, fmt) });
     case 'tooMany':
       return t('watch.tooMany', { count: fmt.pieces(result.total), max: fmt.pieces(result.max) });
+    case 'tooLarge':
+      return t('watch.tooLarge');
+    case 'busy':
+      return t('watch.busy');
     case 'limit':
       return t('watch.limit', { limit: fmt.pieces(result.limit) });
     case 'notAllowed':

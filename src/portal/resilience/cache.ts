@@ -52,7 +52,7 @@ export const estimateBytes = (value: unknown): number => {
  * A page counts as the bytes of the portal answer it was parsed from (known for free once read);
  * parsed, it takes about 1.5 times that on the heap. Other values are walked by estimateBytes.
  */
-const defaultSizeOf = (value: unknown): number =>
+export const pageBytes = (value: unknown): number =>
   (typeof value === 'object' && value !== null ? answerBytesOf(value) : undefined) ?? estimateBytes(value);
 
 const keyOf = ({ endpoint, query, paging }: PortalCall): string =>
@@ -71,7 +71,7 @@ export const withCache = (
     ttlMs = 30_000,
     maxEntries = 500,
     maxBytes = DEFAULT_CACHE_MAX_BYTES,
-    sizeOf = defaultSizeOf,
+    sizeOf = pageBytes,
     sweepEveryMs = Math.min(Math.max(ttlMs, 1000), 30_000),
     now = Date.now,
     onEvent,

@@ -7,7 +7,8 @@ import { parseConfig } from '../../../src/config.ts';
 import { sendJson } from '../../../src/http/respond.ts';
 import { createPortalClient, type PortalClient } from '../../../src/portal/client.ts';
 import { composePortal } from '../../../src/portal/resilience/compose.ts';
-import { PortalPagesMovedError } from '../../../src/watch/fetch-all.ts';
+import type { MemoryLease } from '../../../src/memory-budget.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/watch/fetch-all.ts';
 
 // The records of an export from a portal with a large synthetic set of orders (the test portal's
 // demo data has a few dozen): the default cap, and pages that disagree because one was cached.
@@ -72,6 +73,56 @@ describe('fetchWithProgress', () => {
     const all = await fetchWithProgress(resilient.bulk, query, 1000, () => undefined);
     expect(all.total).toBe(31);
     expect(all.items.map((item) => item.SAP_ID)).toEqual(Array.from({ length: 31 }, (_, k) => String(6_999_999 + k).padStart(10, '0')));
+  });
+
+  /** A lease that takes `pages` pages, counting what it is given, freed or not. */
+  const pagesLease = (pages: number) => {
+    const lease = { taken: [] as number[], frees: 0 };
+    const memory: MemoryLease = {
+      take: (bytes) => {
+        if (lease.taken.length >= pages) return 'over';
+        lease.taken.push(bytes);
+        return 'ok';
+      },
+      free: () => {
+        lease.frees += 1;
+        lease.taken = [];
+      },
+    };
+    return { lease, memory };
+  };
+
+  it('stops at the first page its memory does not take, keeping those before it, the cut told apart from EXPORT_MAX_RECORDS', async () => {
+    Object.assign(state, { orders: 1234, first: 0, requests: 0 });
+    const { lease, memory } = pagesLease(7);
+    const all = await fetchWithProgress(portal().bulk, query, 1000, () => undefined, undefined, memory);
+    expect(all).toMatchObject({ total: 1234, cut: true });
+    expect(all.items).toHaveLength(140);
+    expect(state.requests).toBe(8);
+    // Each page counted by what its answer takes parsed and the strings it brought: more than its bytes.
+    expect(lease.taken).toHaveLength(7);
+    for (const bytes of lease.taken) expect(bytes).toBeGreaterThan(3 * 20 * JSON.stringify(order(0)).length);
+    expect((await fetchWithProgress(portal().bulk, query, 100, () => undefined)).cut).toBeUndefined();
+  });
+
+  it('refuses when not even the first page fits', async () => {
+    Object.assign(state, { orders: 1234, first: 0, requests: 0 });
+    await expect(fetchWithProgress(portal().bulk, query, 1000, () => undefined, undefined, pagesLease(0).memory)).rejects.toBeInstanceOf(RecordsTooLargeError);
+    expect(state.requests).toBe(1);
+  });
+
+  it('counts the pages afresh when it reads them again past the cache', async () => {
+    Object.assign(state, { orders: 30, first: 0, requests: 0 });
+    const resilient = portal();
+    await resilient.listOrders(query, { limit: 20, offset: 20 });
+    Object.assign(state, { orders: 31, first: -1 });
+    // Two pages fit; the first reading's are given back before the second reading takes its own.
+    const { lease, memory } = pagesLease(2);
+    const all = await fetchWithProgress(resilient.bulk, query, 1000, () => undefined, undefined, memory);
+    expect(all.items).toHaveLength(31);
+    expect(all.cut).toBeUndefined();
+    expect(lease.frees).toBe(2);
+    expect(lease.taken).toHaveLength(2);
   });
 
   // The bot's stop signal lives as long as the bot: a listener left on it kept every page of every

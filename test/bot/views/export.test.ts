@@ -12,7 +12,7 @@ import { createFormatter } from '../../../src/format.ts';
 import { createTranslator, type Locale } from '../../../src/i18n.ts';
 import { PortalHttpError, PortalTimeoutError } from '../../../src/portal/errors.ts';
 import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../../src/telegram/send-document.ts';
-import { PortalPagesMovedError } from '../../../src/watch/fetch-all.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/watch/fetch-all.ts';
 import { parseHtml } from '../../support/bot-api/html.ts';
 
 const kit = (locale: Locale) => ({ t: createTranslator(locale), fmt: createFormatter(locale) });
@@ -76,6 +76,23 @@ describe('export views', () => {
     expect(renderExportFailed(new DocumentTooLargeForServerError(2_500_000), ref, ru.t, ru.fmt).text).toBe(
       'Файл (2,4 МБ) слишком велик для сервера Bot API, через который работает бот: сервер его не принял. Повтор не поможет: сообщите администратору или уточните запрос.' +
         '\n\nВыгрузка прервана, файл не отправлен.',
+    );
+  });
+
+  it('tell a file cut by the memory an export may take apart from one cut at EXPORT_MAX_RECORDS', () => {
+    const caption = (locale: typeof ru) => parseHtml(renderExportCaption({ query: production, shown: 360, total: 1000, fetchedAt, cut: true }, locale.t, locale.fmt)).text.split('\n')[1];
+    expect(caption(en)).toBe('The file holds the first 360 of 1,000: these records are so large that no more fit in the memory one export may take. Narrow the search to export them all.');
+    expect(caption(ru)).toBe('В файле первые 360 из 1\u00a0000: записи такие объёмные, что больше не помещается в память, отведённую на одну выгрузку. Уточните запрос, чтобы выгрузить все.');
+  });
+
+  it('refuse records of which not even a first page fits, with no Try again: the same query would fail again', () => {
+    const ref = { query: production };
+    expect(renderExportFailed(new RecordsTooLargeError('over', 1000), ref, en.t, en.fmt)).toEqual({
+      text: 'These records are too large: not even the first 20 fit in the memory one export may take. Narrow the search.\n\nThe export stopped; no file was sent.',
+      keyboard: [],
+    });
+    expect(renderExportFailed(new RecordsTooLargeError('over', 1000), ref, ru.t, ru.fmt).text).toBe(
+      'Записи слишком объёмные: даже первые 20 не помещаются в память, отведённую на одну выгрузку. Уточните запрос.\n\nВыгрузка прервана, файл не отправлен.',
     );
   });
 
