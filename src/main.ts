@@ -15,7 +15,7 @@ import { createBotMetrics } from './metrics/bot-metrics.ts';
 import { createLogger, flushStandardError, logProcessWarnings } from './logger.ts';
 import { databaseSecrets } from './store/database-secrets.ts';
 import { StoreOpenError } from './store/errors.ts';
-import { StoreVersionError } from './store/migrations.ts';
+import { StoreVersionError } from './store/errors.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { allReady, watchStoreHealth } from './app/store-health.ts';

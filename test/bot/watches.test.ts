@@ -9,7 +9,7 @@ import { createFormatter } from '../../src/format.ts';
 import { createTranslator } from '../../src/i18n.ts';
 import { createMemoryBudget, watchPageCost } from '../../src/memory-budget.ts';
 import { createPortalClient, type PortalClient } from '../../src/portal/client.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { WatchTarget } from '../../src/store/watch-store.ts';
 import { captureLogs } from '../support/logs.ts';
 import { useTempDirs } from '../store/support.ts';

@@ -11,7 +11,7 @@ import { startReceiving } from '../../src/app/telegram.ts';
 import { startWatches } from '../../src/app/watches.ts';
 import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startBotApi, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDemoPortal } from '../../src/demo/portal-server.ts';
 import { DEMO_EPOCH } from '../../src/demo/motion.ts';
 import { createPortalClient } from '../../src/portal/client.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { targetKey } from '../../src/store/target-key.ts';
 import type { WatchTarget } from '../../src/store/watch-store.ts';
 import { changeSetSchema } from '../../src/watch/changes.ts';

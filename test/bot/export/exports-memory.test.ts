@@ -11,7 +11,7 @@ import { parseConfig } from '../../../src/config.ts';
 import { createExportPageCost } from '../../../src/memory-budget.ts';
 import { createBotMetrics } from '../../../src/metrics/bot-metrics.ts';
 import { createPortalClient } from '../../../src/portal/client.ts';
-import { openSqliteStore } from '../../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import { startPolling } from '../../../src/telegram/polling-runner.ts';
 import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
 import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';

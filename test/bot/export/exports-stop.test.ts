@@ -9,7 +9,7 @@ import { createExports } from '../../../src/bot/export/exports.ts';
 import { ALLOWED_UPDATES } from '../../../src/bot/update-types.ts';
 import { parseConfig } from '../../../src/config.ts';
 import { createBotMetrics } from '../../../src/metrics/bot-metrics.ts';
-import { openSqliteStore } from '../../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import { startPolling } from '../../../src/telegram/polling-runner.ts';
 import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
 import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';
