@@ -1,4 +1,6 @@
-// What can be asked of the portal, as data: a resource, one filter, its value, and the paging.
+// The query vocabulary, for every layer: what can be asked of the portal (a resource, one filter,
+// its value, the paging) and the one check of a value. How it becomes URL parameters is the
+// portal's (src/portal/search-params.ts).
 
 export const PAGE_SIZES = [5, 10, 20] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -37,29 +39,44 @@ export type Paging = { limit: PageSize; offset: number };
 /** The filters whose value is a calendar date (ISO `YYYY-MM-DD` inside the bot). */
 export const DATE_FILTERS: ReadonlySet<string> = new Set(['DATE_ORDER', 'ORDER[DATE_ORDER]']);
 
-export const RESOURCE_PATHS: Record<Resource, string> = {
-  order: '/api/lk/order',
-  specification: '/api/lk/specification',
+/** Longer values are no lookup anyone means; they are refused before the portal is asked. */
+export const MAX_VALUE_LENGTH = 100;
+
+export type LookupValue =
+  | { ok: true; value: string }
+  | { ok: false; reason: 'missingValue' }
+  | { ok: false; reason: 'badDate'; value: string }
+  | { ok: false; reason: 'tooLong'; max: number };
+
+/** `2026-03-15` or `15.03.2026` → `2026-03-15`, only for a real calendar date. */
+export const parseDate = (text: string): string | undefined => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) ?? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text);
+  if (!match) return undefined;
+  const [year, month, day] = text.includes('-') ? [match[1], match[2], match[3]] : [match[3], match[2], match[1]];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  const iso = `${year}-${month}-${day}`;
+  return date.toISOString().slice(0, 10) === iso ? iso : undefined;
 };
 
-/**
- * The one place that decides how a date filter is written for the portal. The spec does not
- * give the format; its timestamps are "YYYY-MM-DD HH:MM:SS", so the date part of that form is
- * sent: "2026-03-15".
- */
-export const toPortalDate = (isoDate: string): string => isoDate;
+/** Control characters never belong to a lookup; runs of white space mean one space. */
+// eslint-disable-next-line no-control-regex
+export const fold = (text: string): string => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
 
 /**
- * Query parameters for one portal call. The user's text is only ever a value: URLSearchParams
- * encodes `&`, `=`, `#` and brackets, so it cannot add or change parameters.
+ * The one check of a filter's value, typed or carried by a button: the value as the portal gets
+ * it (white space folded, a date as `YYYY-MM-DD`), or why no portal call should be made for it.
  */
-export const buildSearchParams = (query: Query, paging: Paging): URLSearchParams => {
-  if (!isPageSize(paging.limit)) throw new RangeError(`limit must be one of ${PAGE_SIZES.join(', ')}`);
-  if (!Number.isSafeInteger(paging.offset) || paging.offset < 0) throw new RangeError('offset must be a whole number ≥ 0');
-  const value = DATE_FILTERS.has(query.filter) ? toPortalDate(query.value) : query.value;
-  return new URLSearchParams([
-    [query.filter, value],
-    ['limit', String(paging.limit)],
-    ['offset', String(paging.offset)],
-  ]);
+export const parseLookupValue = (filter: Query['filter'], raw: string): LookupValue => {
+  const value = fold(raw);
+  if (value === '') return { ok: false, reason: 'missingValue' };
+  if (value.length > MAX_VALUE_LENGTH) return { ok: false, reason: 'tooLong', max: MAX_VALUE_LENGTH };
+  if (!DATE_FILTERS.has(filter)) return { ok: true, value };
+  const date = parseDate(value);
+  return date ? { ok: true, value: date } : { ok: false, reason: 'badDate', value };
+};
+
+/** Whether `value` is exactly what a typed command gives for `filter`: what a button or the store may carry. */
+export const isQueryValue = (filter: Query['filter'], value: string): boolean => {
+  const checked = parseLookupValue(filter, value);
+  return checked.ok && checked.value === value;
 };

@@ -7,7 +7,7 @@ import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
 import { targetKey } from '../store/target-key.ts';
 import { fetchAll, RecordsTooLargeError, watchedRecords } from '../watch/fetch-all.ts';
 import { snapshotOf } from '../watch/snapshot.ts';
-import { parseLookupValue } from './lookup-args.ts';
+import { isQueryValue } from '../query.ts';
 import { mayWatchIn, type AccessOptions } from './middleware/access.ts';
 import type { BotContext } from './context.ts';
 import type { WatchState } from './keyboards/watch-button.ts';
@@ -155,7 +155,8 @@ export const recordTarget = (results: Results, index: number): WatchTarget | und
   if (spec === undefined) return undefined;
   // The portal cannot filter specifications by SAP number: the narrowest query that finds this
   // one is its number (a few records, whatever list it was opened from), else the list's query.
-  const byNumber = parseLookupValue('SPECIFICATION_NUMBER', spec.SPECIFICATION_NUMBER);
-  const query = byNumber.ok && byNumber.value === spec.SPECIFICATION_NUMBER ? { resource: 'specification' as const, filter: 'SPECIFICATION_NUMBER' as const, value: byNumber.value } : results.query;
+  const query = isQueryValue('SPECIFICATION_NUMBER', spec.SPECIFICATION_NUMBER)
+    ? { resource: 'specification' as const, filter: 'SPECIFICATION_NUMBER' as const, value: spec.SPECIFICATION_NUMBER }
+    : results.query;
   return { query, sapId: spec.SAP_ID };
 };

@@ -13,7 +13,8 @@ import {
   PortalTimeoutError,
 } from './errors.ts';
 import { announcedLength, createByteBudget, readCapped, type ByteBudget } from './read-body.ts';
-import { buildSearchParams, RESOURCE_PATHS, type OrderQuery, type Paging, type SpecificationQuery } from './query.ts';
+import type { OrderQuery, Paging, SpecificationQuery } from '../query.ts';
+import { buildSearchParams, RESOURCE_PATHS } from './search-params.ts';
 
 export type Page<T> = { items: T[]; total: number; limit: number; offset: number };
 

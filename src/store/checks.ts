@@ -1,5 +1,5 @@
 import { isLocale, type Locale } from '../i18n.ts';
-import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
+import { isPageSize, PAGE_SIZES, type PageSize } from '../query.ts';
 import { storedQuery } from './query-store.ts';
 import type { WatchTarget } from './watch-store.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_FILTERS, SPECIFICATION_FILTERS, type Query } from '../portal/query.ts';
+import { ORDER_FILTERS, SPECIFICATION_FILTERS, type Query } from '../query.ts';
 import { contentKey } from '../short-hash.ts';
 
 // Queries too long (or not ASCII) for callback data are kept in the store under a short key. The

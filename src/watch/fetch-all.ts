@@ -1,7 +1,7 @@
 import type { Admission } from '../memory-budget.ts';
 import { fetchResults, type PortalClient } from '../portal/client.ts';
 import { PortalError } from '../portal/errors.ts';
-import type { Query } from '../portal/query.ts';
+import type { Query } from '../query.ts';
 import type { Order, Specification } from '../portal/schemas.ts';
 
 /** The largest page the portal gives: the fewest calls for all of a query's records. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PortalClient } from '../../src/portal/client.ts';
-import type { OrderQuery, Paging } from '../../src/portal/query.ts';
+import type { OrderQuery, Paging } from '../../src/query.ts';
 import type { Order } from '../../src/portal/schemas.ts';
 import type { Admission } from '../../src/memory-budget.ts';
 import { fetchAll, PortalPagesMovedError, RecordsTooLargeError, watchedRecords } from '../../src/watch/fetch-all.ts';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createExportMemory } from '../../memory-budget.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 import { outsideUpdateScope } from '../../telegram/update-scope.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';

@@ -1,6 +1,6 @@
 import { createExportPageCost, type MemoryLease } from '../../memory-budget.ts';
 import type { PortalClient } from '../../portal/client.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 import { fetchAll, PortalPagesMovedError, type AllRecords } from '../../watch/fetch-all.ts';
 import type { ResourceRecords } from '../views/resources.ts';
 

@@ -9,7 +9,7 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { PortalClient } from '../../portal/client.ts';
 import type { MemoryLease } from '../../memory-budget.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 import { MAX_DOCUMENT_BYTES, sendDocument } from '../../telegram/send-document.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { View } from '../views/common/view.ts';

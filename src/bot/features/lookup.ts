@@ -1,5 +1,5 @@
 import type { Results } from '../../portal/client.ts';
-import type { Resource } from '../../portal/query.ts';
+import type { Resource } from '../../query.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';

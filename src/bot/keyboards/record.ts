@@ -1,6 +1,6 @@
 import type { InlineKeyboardButton } from 'telegraf/types';
 import type { Translate } from '../../i18n.ts';
-import type { Paging, Query } from '../../portal/query.ts';
+import type { Paging, Query } from '../../query.ts';
 import { canInline, packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { DetailsView } from '../views/common/details-view.ts';
 import { renderWatchButton, type WatchState } from './watch-button.ts';

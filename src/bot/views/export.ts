@@ -1,6 +1,6 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../telegram/send-document.ts';
 import { PortalPagesMovedError, RecordsTooLargeError } from '../../watch/fetch-all.ts';
 import { ExportStoppedError } from '../export/export-stopped.ts';

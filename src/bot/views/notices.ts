@@ -1,7 +1,7 @@
 import type { Chat } from 'telegraf/types';
 import type { Translate } from '../../i18n.ts';
 import { PortalError, type PortalFailure } from '../../portal/errors.ts';
-import type { PageSize, Resource } from '../../portal/query.ts';
+import type { PageSize, Resource } from '../../query.ts';
 import { StoreUnavailableError } from '../../store/errors.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';

@@ -1,7 +1,7 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';
-import type { OrderQuery, SpecificationQuery } from '../../portal/query.ts';
+import type { OrderQuery, SpecificationQuery } from '../../query.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
 import type { Sheet } from '../../export/sheet.ts';
 import type { CardOptions } from './common/card-parts.ts';

@@ -1,6 +1,6 @@
 import type { InlineKeyboardButton } from 'telegraf/types';
 import { LOCALES, type Locale, type Translate } from '../../i18n.ts';
-import { PAGE_SIZES, type PageSize } from '../../portal/query.ts';
+import { PAGE_SIZES, type PageSize } from '../../query.ts';
 import { packCallback } from '../callback-data/codec.ts';
 import type { View } from './common/view.ts';
 

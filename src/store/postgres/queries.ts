@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { queryKey } from '../query-store.ts';
 import { storedQuery } from '../query-store.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 
 // Queries behind inline buttons, shared by the replicas (a button made by one works on another),
 // with the sqlite store's rules: content-addressed keys, forgotten when unused for the TTL,

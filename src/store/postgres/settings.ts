@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { checkId, checkLocale, checkPageSize, readLocale, readPageSize } from '../checks.ts';
 import type { Locale } from '../../i18n.ts';
-import type { PageSize } from '../../portal/query.ts';
+import type { PageSize } from '../../query.ts';
 import type { UserSettings } from '../store.ts';
 
 // Each user's language and page size and each group's language, shared by every replica: set

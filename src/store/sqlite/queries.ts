@@ -1,6 +1,6 @@
 import type { DatabaseSync } from 'node:sqlite';
 import { queryKey, storedQuery } from '../query-store.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 
 // Queries behind inline buttons, kept until unused for the TTL. Keys are content-addressed, so
 // the same query is one row however often it is looked up.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { queryKey } from '../../../src/store/query-store.ts';
-import type { Query } from '../../../src/portal/query.ts';
+import type { Query } from '../../../src/query.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import { createClock, DAY, HOUR, useTempDirs, withRawDb } from '../support.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../../src/i18n.ts';
-import type { PageSize } from '../../../src/portal/query.ts';
+import type { PageSize } from '../../../src/query.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import { useTempDirs, withRawDb } from '../support.ts';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreVersionError } from '../../../src/store/errors.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
-import type { Query } from '../../../src/portal/query.ts';
+import type { Query } from '../../../src/query.ts';
 import { useTempDirs, withRawDb } from '../support.ts';
 
 const tempDir = useTempDirs();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchParams } from '../../src/portal/query.ts';
+import { buildSearchParams } from '../../src/portal/search-params.ts';
 
 describe('buildSearchParams', () => {
   it('encodes bracket keys and always sends limit and offset', () => {
