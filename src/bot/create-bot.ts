@@ -22,7 +22,7 @@ import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
 import { floodLimit } from './middleware/flood-limit.ts';
 import { resumeWatches } from './middleware/resume-watches.ts';
-import { createWatches } from './watches.ts';
+import { createWatches } from '../watch/watches.ts';
 import { chain } from './feature.ts';
 
 export type BotDeps = {

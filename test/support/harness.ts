@@ -8,7 +8,7 @@ import { setCommandMenus } from '../../src/bot/commands-menu.ts';
 import { parseConfig } from '../../src/config.ts';
 import { openPortal } from '../../src/app/portal.ts';
 import { startReceiving } from '../../src/app/telegram.ts';
-import { startWatches } from '../../src/app/watches.ts';
+import { startWatchLoop } from '../../src/app/watch-loop.ts';
 import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
@@ -65,7 +65,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
       leaderLeaseMs: config.leaderLeaseMs,
     });
     await api.waitForPolling();
-    const watches = startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+    const watches = startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
     const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
     return {
       inFlight: receiving.inFlight,

@@ -1,7 +1,7 @@
 import { createExportPageCost, type MemoryLease } from '../../memory-budget.ts';
 import type { PortalClient } from '../../portal/client.ts';
 import type { Query } from '../../query.ts';
-import { fetchAll, PortalPagesMovedError, type AllRecords } from '../../watch/fetch-all.ts';
+import { fetchAll, PortalPagesMovedError, type AllRecords } from '../../portal/fetch-all.ts';
 import type { ResourceRecords } from '../views/resources.ts';
 
 /**

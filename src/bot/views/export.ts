@@ -2,7 +2,7 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../query.ts';
 import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../telegram/send-document.ts';
-import { PortalPagesMovedError, RecordsTooLargeError } from '../../watch/fetch-all.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../portal/fetch-all.ts';
 import { ExportStoppedError } from '../export/export-stopped.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';

@@ -8,7 +8,7 @@ import { sendJson } from '../../../src/http/respond.ts';
 import { createPortalClient, type PortalClient } from '../../../src/portal/client.ts';
 import { composePortal } from '../../../src/portal/resilience/compose.ts';
 import type { MemoryLease } from '../../../src/memory-budget.ts';
-import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/watch/fetch-all.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/portal/fetch-all.ts';
 
 // The records of an export from a portal with a large synthetic set of orders (the test portal's
 // demo data has a few dozen): the default cap, and pages that disagree because one was cached.

@@ -2,18 +2,21 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import { createWatchMemory, watchPageCost, type Admission, type MemoryBudget } from '../memory-budget.ts';
-import type { Results } from '../portal/client.ts';
+import type { PortalClient } from '../portal/client.ts';
 import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
 import { targetKey } from '../store/target-key.ts';
-import { fetchAll, RecordsTooLargeError, watchedRecords } from '../watch/fetch-all.ts';
-import { snapshotOf } from '../watch/snapshot.ts';
-import { isQueryValue } from '../query.ts';
-import { mayWatchIn, type AccessOptions } from './middleware/access.ts';
-import type { BotContext } from './context.ts';
-import type { WatchState } from './keyboards/watch-button.ts';
-import type { LookupPortal } from './lookups.ts';
+import { mayWatchIn, type AccessOptions } from '../access.ts';
+import type { Locale } from '../i18n.ts';
+import { fetchAll, RecordsTooLargeError } from '../portal/fetch-all.ts';
+import { snapshotOf, watchedRecords } from './snapshot.ts';
 
 export type Watches = ReturnType<typeof createWatches>;
+
+/**
+ * Who asks for a watch, as plain values: the chat, its forum topic (a forum's only: elsewhere a
+ * thread id belongs to a reply thread), the user, and the language its notifications speak.
+ */
+export type Watcher = { chatId: number; threadId?: number; userId?: number; locale: Locale };
 
 export type StartResult =
   | { kind: 'added' | 'already'; watch: Watch; count?: number }
@@ -41,7 +44,8 @@ export const createWatches = ({
   memory = createWatchMemory(config.memoryBytes),
 }: {
   store: WatchStore;
-  portal: LookupPortal;
+  /** The portal; its `fresh`, past the cache, reads the first snapshot. */
+  portal: PortalClient & { fresh?: PortalClient };
   config: Pick<Config['watch'], 'intervalMs' | 'limitPerChat' | 'maxRecords' | 'memoryBytes'>;
   access: AccessOptions;
   logger: Logger;
@@ -49,25 +53,23 @@ export const createWatches = ({
   /** What watch readings may take of the heap, shared with the poller. */
   memory?: MemoryBudget;
 }) => {
-  const audit = (ctx: BotContext, watch: Watch, message: 'watch added' | 'watch stopped') => {
+  const audit = (userId: number | undefined, watch: Watch, message: 'watch added' | 'watch stopped') => {
     const { resource, filter, value } = watch.target.query;
     const sapId = watch.target.sapId === undefined ? {} : { sapId: watch.target.sapId };
-    logger.info({ audit: true, chatId: watch.chatId, userId: ctx.from?.id, watchId: watch.id, resource, filter, value, ...sapId }, message);
+    logger.info({ audit: true, chatId: watch.chatId, userId, watchId: watch.id, resource, filter, value, ...sapId }, message);
   };
 
   /** The target's records read (each page counted by `hold`), and the watch added with them as its first snapshot. */
-  const addReading = async (ctx: BotContext, chatId: number, target: WatchTarget, key: string, hold: (page: object) => Admission): Promise<StartResult> => {
+  const addReading = async (who: Watcher, target: WatchTarget, key: string, hold: (page: object) => Admission): Promise<StartResult> => {
     const all = await fetchAll(portal.fresh ?? portal, target.query, config.maxRecords + 1, { hold });
     if (all.total > config.maxRecords) return { kind: 'tooMany', total: all.total, max: config.maxRecords };
     const at = now().getTime();
-    const threadId = threadOf(ctx);
-    const topic = threadId !== undefined && isForum(ctx) ? { threadId } : {};
     const added = await store.add({
-      chatId,
-      ...topic,
+      chatId: who.chatId,
+      ...(who.threadId === undefined ? {} : { threadId: who.threadId }),
       target,
-      createdBy: ctx.from?.id ?? chatId,
-      locale: ctx.locale,
+      createdBy: who.userId ?? who.chatId,
+      locale: who.locale,
       now: at,
       limitPerChat: config.limitPerChat,
       firstPollAt: at + pollOffset(key, config.intervalMs),
@@ -76,7 +78,7 @@ export const createWatches = ({
     });
     if (!added.ok) return { kind: 'limit', limit: config.limitPerChat };
     if (!added.created) return { kind: 'already', watch: added.watch };
-    audit(ctx, added.watch, 'watch added');
+    audit(who.userId, added.watch, 'watch added');
     return { kind: 'added', watch: added.watch, count: watchedRecords(all, target.sapId).items.length };
   };
 
@@ -90,12 +92,13 @@ export const createWatches = ({
     list: async (chatId: number): Promise<Watch[]> => store.list(chatId),
 
     /**
-     * Watches a target for the update's chat: already watched, too many records (the portal asked
+     * Watches a target for the chat: already watched, too many records (the portal asked
      * past the cache, one more than the maximum to know it is past), records too large for the
      * memory a poll may take (or that memory held by others now), the chat's limit, or added.
      * The records fetched here are the watch's first snapshot (when nobody watched the target yet).
      */
-    async start(ctx: BotContext, chatId: number, target: WatchTarget): Promise<StartResult> {
+    async start(who: Watcher, target: WatchTarget): Promise<StartResult> {
+      const { chatId } = who;
       // Its watches would go at their first poll: the group must be on the list itself.
       if (!mayWatchIn(access, chatId)) return { kind: 'notAllowed', chatId };
       const key = targetKey(target);
@@ -103,7 +106,7 @@ export const createWatches = ({
       if (existing) return { kind: 'already', watch: existing };
       const lease = memory.lease();
       try {
-        return await addReading(ctx, chatId, target, key, (page) => lease.take(watchPageCost(page)));
+        return await addReading(who, target, key, (page) => lease.take(watchPageCost(page)));
       } catch (error) {
         if (!(error instanceof RecordsTooLargeError)) throw error;
         if (error.total > config.maxRecords) return { kind: 'tooMany', total: error.total, max: config.maxRecords };
@@ -115,48 +118,11 @@ export const createWatches = ({
     },
 
     /** Stops one of the chat's watches; undefined when the chat has no such watch (a forged or stale button). */
-    async stop(ctx: BotContext, chatId: number, watchId: number): Promise<Watch | undefined> {
+    async stop({ chatId, userId }: Pick<Watcher, 'chatId' | 'userId'>, watchId: number): Promise<Watch | undefined> {
       const watch = (await store.list(chatId)).find((candidate) => candidate.id === watchId);
       if (!watch || !(await store.remove(chatId, watchId))) return undefined;
-      audit(ctx, watch, 'watch stopped');
+      audit(userId, watch, 'watch stopped');
       return watch;
     },
   };
-};
-
-/** The topic of the command, or of the message whose button was pressed. */
-const threadOf = (ctx: BotContext): number | undefined => {
-  const message = ctx.message ?? ctx.callbackQuery?.message;
-  return message && 'message_thread_id' in message ? message.message_thread_id : undefined;
-};
-
-/** Only a forum's topics are places of their own; elsewhere a thread id belongs to a reply thread. */
-const isForum = (ctx: BotContext): boolean => ctx.chat?.type === 'supergroup' && ctx.chat.is_forum === true;
-
-/** 🔔 or 🔕 for a message in this chat: the chat's watch of the target, if any; nothing to show without a chat or where watches are not allowed. */
-export const watchState = async (watches: Watches, ctx: BotContext, target: WatchTarget): Promise<WatchState | undefined> => {
-  const chatId = ctx.chat?.id;
-  if (chatId === undefined || !watches.mayWatch(chatId)) return undefined;
-  const watch = await watches.find(chatId, target);
-  return watch ? { watchId: watch.id } : {};
-};
-
-/**
- * What watching one record of a page means: an order by its SAP number (the portal filters orders
- * by it); a specification within the page's query, by its SAP number (the portal cannot filter
- * specifications by it).
- */
-export const recordTarget = (results: Results, index: number): WatchTarget | undefined => {
-  if (results.resource === 'order') {
-    const order = results.page.items[index];
-    return order && { query: { resource: 'order', filter: 'SAP_ID', value: order.SAP_ID } };
-  }
-  const spec = results.page.items[index];
-  if (spec === undefined) return undefined;
-  // The portal cannot filter specifications by SAP number: the narrowest query that finds this
-  // one is its number (a few records, whatever list it was opened from), else the list's query.
-  const query = isQueryValue('SPECIFICATION_NUMBER', spec.SPECIFICATION_NUMBER)
-    ? { resource: 'specification' as const, filter: 'SPECIFICATION_NUMBER' as const, value: spec.SPECIFICATION_NUMBER }
-    : results.query;
-  return { query, sapId: spec.SAP_ID };
 };

@@ -1,8 +1,8 @@
 import type { Admission } from '../memory-budget.ts';
-import { fetchResults, type PortalClient } from '../portal/client.ts';
-import { PortalError } from '../portal/errors.ts';
+import { fetchResults, type PortalClient } from './client.ts';
+import { PortalError } from './errors.ts';
 import type { Query } from '../query.ts';
-import type { Order, Specification } from '../portal/schemas.ts';
+import type { Order, Specification } from './schemas.ts';
 
 /** The largest page the portal gives: the fewest calls for all of a query's records. */
 const PAGE = 20;
@@ -95,12 +95,4 @@ export const fetchAll = async (portal: PortalClient, query: Query, maxRecords: n
   return first.resource === 'order'
     ? { resource: 'order', total, ...(await rest(first.page, maxRecords, (offset) => portal.listOrders(first.query, { limit: PAGE, offset }), fits)) }
     : { resource: 'specification', total, ...(await rest(first.page, maxRecords, (offset) => portal.listSpecifications(first.query, { limit: PAGE, offset }), fits)) };
-};
-
-/** The records of a watch: all of its query's, or for a watch of one record only that one. */
-export const watchedRecords = (all: AllRecords, sapId: string | undefined): AllRecords => {
-  if (sapId === undefined) return all;
-  return all.resource === 'order'
-    ? { ...all, items: all.items.filter((item) => item.SAP_ID === sapId) }
-    : { ...all, items: all.items.filter((item) => item.SAP_ID === sapId) };
 };

@@ -1,8 +1,7 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BotContext } from '../../src/bot/context.ts';
 import { renderWatchStarted } from '../../src/bot/views/watch-notices.ts';
-import { createWatches } from '../../src/bot/watches.ts';
+import { createWatches, type Watcher } from '../../src/watch/watches.ts';
 import { DEMO_EPOCH } from '../../src/demo/motion.ts';
 import { startDemoPortal } from '../../src/demo/portal-server.ts';
 import { createFormatter } from '../../src/format.ts';
@@ -33,7 +32,7 @@ afterEach(async () => {
 
 const inProduction = { resource: 'order', filter: 'STATUS', value: 'production' } as const;
 const production: WatchTarget = { query: inProduction };
-const ctx = { from: { id: 7 }, chat: { id: 7, type: 'private' }, locale: 'en' } as unknown as BotContext;
+const who: Watcher = { chatId: 7, userId: 7, locale: 'en' };
 const config = { intervalMs: 300_000, limitPerChat: 10, maxRecords: 100, memoryBytes: 0 };
 /** What the first page of production orders costs a watch reading. */
 const firstPageCost = async () => watchPageCost(await portal.listOrders(inProduction, { limit: 20, offset: 0 }));
@@ -43,7 +42,7 @@ describe('/watch and the memory of watch readings', () => {
     const { logger, lines } = captureLogs();
     const memory = createMemoryBudget(Number.POSITIVE_INFINITY, (await firstPageCost()) + 1);
     const watches = createWatches({ store: store.watches, portal, config, logger, now: () => new Date(DEMO_EPOCH), memory, access: { userIds: new Set(), chatIds: new Set(), anyone: true } });
-    const result = await watches.start(ctx, 7, production);
+    const result = await watches.start(who, production);
     expect(result).toEqual({ kind: 'tooLarge' });
     expect(renderWatchStarted(result, config.intervalMs, createTranslator('ru'), createFormatter('ru'))).toMatch(/^Записи по этому запросу слишком объёмные, чтобы следить за ними/);
     expect(await watches.list(7)).toEqual([]);
@@ -57,19 +56,19 @@ describe('/watch and the memory of watch readings', () => {
     const watches = createWatches({ store: store.watches, portal, config, logger: pino({ level: 'silent' }), now: () => new Date(DEMO_EPOCH), memory, access: { userIds: new Set(), chatIds: new Set(), anyone: true } });
     const poll = memory.lease();
     expect(poll.take(2.5 * cost)).toBe('ok');
-    const result = await watches.start(ctx, 7, production);
+    const result = await watches.start(who, production);
     expect(result).toEqual({ kind: 'busy' });
     expect(renderWatchStarted(result, config.intervalMs, createTranslator('en'), createFormatter('en'))).toBe(
       'Other watches are being checked right now and hold the memory set aside for them: please try again in a minute.',
     );
     poll.free();
-    expect(await watches.start(ctx, 7, production)).toMatchObject({ kind: 'added', count: 21 });
+    expect(await watches.start(who, production)).toMatchObject({ kind: 'added', count: 21 });
     expect(memory.used()).toBe(0);
   });
 
   it('says "too many records" rather than "too large" when the query is past WATCH_MAX_RECORDS too', async () => {
     const memory = createMemoryBudget(Number.POSITIVE_INFINITY, 1);
     const watches = createWatches({ store: store.watches, portal, config: { ...config, maxRecords: 3 }, logger: pino({ level: 'silent' }), now: () => new Date(DEMO_EPOCH), memory, access: { userIds: new Set(), chatIds: new Set(), anyone: true } });
-    expect(await watches.start(ctx, 7, production)).toEqual({ kind: 'tooMany', total: 21, max: 3 });
+    expect(await watches.start(who, production)).toEqual({ kind: 'tooMany', total: 21, max: 3 });
   });
 });

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
 import type { Telegram } from 'telegraf';
-import { mayWatchIn, type AccessOptions } from '../bot/middleware/access.ts';
+import { mayWatchIn, type AccessOptions } from '../access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
 import { createWatchMemory, type MemoryBudget } from '../memory-budget.ts';
@@ -39,7 +39,7 @@ const SEND_BATCH = 5;
 export const pollLeaseMs = (maxRecords: number, portalTimeoutMs: number): number =>
   (Math.ceil(maxRecords / 20) + 1) * (2 * portalTimeoutMs + 500) + 60_000;
 
-export type WatchesOptions = {
+export type WatchLoopOptions = {
   config: Pick<Config, 'watch' | 'timeZone'> & { access: AccessOptions; portal: { timeoutMs: number } };
   store: WatchStore;
   /** A group's language, read when its notification is sent (it may have changed since the watch). */
@@ -59,7 +59,7 @@ export type WatchesOptions = {
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatches = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes) }: WatchesOptions) => {
+export const startWatchLoop = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes) }: WatchLoopOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
@@ -141,4 +141,4 @@ export const startWatches = ({ config, store, settings, portal, telegram, logger
   };
 };
 
-export type Watches = ReturnType<typeof startWatches>;
+export type WatchLoop = ReturnType<typeof startWatchLoop>;

@@ -3,7 +3,8 @@ import type { PortalClient } from '../../src/portal/client.ts';
 import type { OrderQuery, Paging } from '../../src/query.ts';
 import type { Order } from '../../src/portal/schemas.ts';
 import type { Admission } from '../../src/memory-budget.ts';
-import { fetchAll, PortalPagesMovedError, RecordsTooLargeError, watchedRecords } from '../../src/watch/fetch-all.ts';
+import { fetchAll, PortalPagesMovedError, RecordsTooLargeError } from '../../src/portal/fetch-all.ts';
+import { watchedRecords } from '../../src/watch/snapshot.ts';
 import { makeOrder } from '../fixtures/portal-records.ts';
 
 // fetchAll against a portal of `count` orders whose pages the test may disturb.
