@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { Telegraf, type Middleware, type MiddlewareFn, type Telegram } from 'telegraf';
 import type { InlineKeyboardButton, Update, UserFromGetMe } from 'telegraf/types';
 import { createBot } from '../src/bot/create-bot.ts';
+import { createExports } from '../src/export/exports.ts';
 import type { BotContext } from '../src/bot/context.ts';
 import { chain } from '../src/bot/feature.ts';
 import { createSettingsFeature } from '../src/bot/features/settings.ts';
@@ -239,7 +240,8 @@ export const runLayersBench = async ({ updates = 20_000, warmUp = 5_000, rounds 
   const deps: Deps = { config, store, logger, metrics };
   const api = inProcessApi(logger);
   try {
-    const whole = createBot({ token: TOKEN, config, portal, store, logger, metrics, demo: false });
+    const exports = createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now: () => new Date() });
+    const whole = createBot({ token: TOKEN, config, portal, store, logger, metrics, demo: false, exports });
     api.install(whole);
     log(`recording ${warmUp + updates} updates from the whole bot…`);
     const steps = await recordSteps(whole, api, warmUp + updates);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { createBot } from './bot/create-bot.ts';
-import { createExports } from './bot/export/exports.ts';
-import { removeStaleExportDirs } from './bot/export/stale-dirs.ts';
+import { createExports } from './export/exports.ts';
+import { removeStaleExportDirs } from './export/stale-dirs.ts';
 import { openPortal } from './app/portal.ts';
 import { startReceiving } from './app/telegram.ts';
 import { startWatchLoop, type WatchLoop } from './app/watch-loop.ts';

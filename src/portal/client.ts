@@ -164,6 +164,11 @@ export type Results = { paging: Paging } & (
   | { resource: 'specification'; query: SpecificationQuery; page: Page<Specification> }
 );
 
+/** Records with the query that found them, the resource telling their type. */
+export type ResourceRecords =
+  | { resource: 'order'; query: OrderQuery; items: readonly Order[] }
+  | { resource: 'specification'; query: SpecificationQuery; items: readonly Specification[] };
+
 /**
  * One call for either resource, keeping the query and its records paired by type, and the
  * paging as asked (what the buttons page by, whatever the portal echoes).

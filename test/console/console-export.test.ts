@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPortal } from '../../src/app/portal.ts';
 import { createBot } from '../../src/bot/create-bot.ts';
-import { createExports } from '../../src/bot/export/exports.ts';
+import { createExports } from '../../src/export/exports.ts';
 import { parseConfig } from '../../src/config.ts';
 import { runConsoleChat } from '../../src/console/console-chat.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import type { User } from 'telegraf/types';
 import { createBot } from '../../src/bot/create-bot.ts';
+import { createExports } from '../../src/export/exports.ts';
 import { setCommandMenus } from '../../src/bot/commands-menu.ts';
 import { parseConfig } from '../../src/config.ts';
 import { openPortal } from '../../src/app/portal.ts';
@@ -53,7 +54,9 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
     const store = openStore(config.dataDir);
-    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now });
+    // As main.ts: the process's exports made once, beside the bot; they run on the bot's clock here.
+    const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => clock.now });
+    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({
       bot,

@@ -6,7 +6,7 @@ import { StoreUnavailableError } from '../../store/errors.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { escapeHtml } from './common/html.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 
 // Short texts that are not records: refusals, usage, errors, the welcome. Plain enough to also
 // serve as a callback-query alert (no tags there).

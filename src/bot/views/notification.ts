@@ -10,7 +10,7 @@ import { joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 
 // One message per watched query per poll: what the query is, then each changed record's lines,
 // within Telegram's 4096 characters however many records changed.

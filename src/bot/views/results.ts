@@ -6,7 +6,8 @@ import { DEGRADE_STEPS, joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
-import { withViews, type ResourceRecords } from './resources.ts';
+import type { ResourceRecords } from '../../portal/client.ts';
+import { withViews } from './resources.ts';
 
 export type ResultsText = ResourceRecords & {
   total: number;

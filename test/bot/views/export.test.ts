@@ -1,4 +1,4 @@
-import { ExportStoppedError } from '../../../src/bot/export/export-stopped.ts';
+import { ExportStoppedError } from '../../../src/export/stopped.ts';
 import { describe, expect, it } from 'vitest';
 import {
   renderExportCaption,

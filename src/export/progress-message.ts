@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { TelegramError, type Telegram } from 'telegraf';
-import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
-import type { View } from '../views/common/view.ts';
+import { isMessageGone, isNotModified } from '../telegram/errors.ts';
+import type { View } from '../telegram/view.ts';
 
 /** A count going up is shown at most this often: an edit a page would be 50 edits for 1000 records. */
 export const PROGRESS_EVERY_MS = 2_000;

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { Telegram } from 'telegraf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgressMessage } from '../../../src/bot/export/progress-message.ts';
-import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
+import { createProgressMessage } from '../../src/export/progress-message.ts';
+import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
 
 const view = (text: string) => ({ text, keyboard: [] });
 

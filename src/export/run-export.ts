@@ -3,32 +3,41 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Telegram } from 'telegraf';
-import { DATE_FORMATS } from '../../export/cell-format.ts';
-import { exportFileName, XLSX_MIME_TYPE } from '../../export/file-name.ts';
-import type { Formatter } from '../../format.ts';
-import type { Translate } from '../../i18n.ts';
-import type { PortalClient } from '../../portal/client.ts';
-import type { MemoryLease } from '../../memory-budget.ts';
-import type { Query } from '../../query.ts';
-import { MAX_DOCUMENT_BYTES, sendDocument } from '../../telegram/send-document.ts';
-import type { QueryRef } from '../callback-data/codec.ts';
-import type { View } from '../views/common/view.ts';
-import {
-  renderExportCaption,
-  renderExportCapped,
-  renderExportFailed,
-  renderExportProgress,
-  renderExportQueued,
-  renderExportStarting,
-  renderExportTooLarge,
-  renderExportWriting,
-} from '../views/export.ts';
-import { withViews } from '../views/resources.ts';
-import { renderNothingFound } from '../views/results.ts';
-import type { ExportTurn } from './export-slots.ts';
-import { ExportStoppedError } from './export-stopped.ts';
-import { fetchWithProgress } from './fetch-with-progress.ts';
+import { DATE_FORMATS } from './cell-format.ts';
+import { exportFileName, XLSX_MIME_TYPE } from './file-name.ts';
+import type { Formatter } from '../format.ts';
+import type { PortalClient } from '../portal/client.ts';
+import type { MemoryLease } from '../memory-budget.ts';
+import type { Query } from '../query.ts';
+import { MAX_DOCUMENT_BYTES, sendDocument } from '../telegram/send-document.ts';
+import type { View } from '../telegram/view.ts';
+import type { Sheet } from './sheet.ts';
+import type { ExportTurn } from './slots.ts';
+import { ExportStoppedError } from './stopped.ts';
+import { fetchWithProgress, type ExportRecords } from './fetch-with-progress.ts';
 import { createProgressMessage, type ProgressMessage } from './progress-message.ts';
+
+export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date; cut?: true | undefined };
+
+/**
+ * What an export shows, in the user's language: the bot's views (src/bot/views/export.ts) bound
+ * to it, so that this folder knows no locale strings and no button data.
+ */
+export type ExportViews = {
+  /** Waiting for a slot: its place in line, 1 the next. */
+  queued(place: number): View;
+  starting(): View;
+  progress(done: number, total: number): View;
+  writing(): View;
+  nothingFound(query: Query): string;
+  /** The workbook's note row when it holds fewer records than the query found. */
+  capped(shown: number, total: number, cut?: true): string;
+  caption(caption: ExportCaption): string;
+  /** Why it stopped, with "Try again" where trying again can help. */
+  failed(error: unknown): View;
+  tooLarge(bytes: number, maxBytes: number): View;
+  sheets(records: ExportRecords): Sheet[];
+};
 
 /** Where and for whom an export runs, and what it exports. */
 export type ExportJob = {
@@ -40,10 +49,9 @@ export type ExportJob = {
   replyTo?: number;
   userId: number;
   query: Query;
-  /** What "Try again" starts again. */
-  ref: QueryRef;
-  t: Translate;
+  /** The file's name and dates, in the user's locale. */
   fmt: Formatter;
+  views: ExportViews;
   turn: ExportTurn;
   /** What its records may take of the heap. */
   memory?: MemoryLease;
@@ -70,7 +78,7 @@ export type ExportDeps = {
 export const EXPORT_DIR_PREFIX = 'bot-export-';
 
 /** ExcelJS takes some 40 MB and a third of a second to load: only a bot that exports pays for it, at its first export. */
-const loadWriter = () => import('../../export/write-workbook.ts');
+const loadWriter = () => import('./write-workbook.ts');
 
 /**
  * One export from its first message to its file: a progress message in the chat (its place in
@@ -80,7 +88,7 @@ const loadWriter = () => import('../../export/write-workbook.ts');
  * file and the user's turn are always given back.
  */
 export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void> => {
-  const { telegram, chatId, t, fmt, query } = job;
+  const { telegram, chatId, fmt, views, query } = job;
   const { logger, now, maxRecords, maxDocumentBytes = MAX_DOCUMENT_BYTES, signal } = deps;
   const place = { ...(job.threadId === undefined ? {} : { message_thread_id: job.threadId }) };
   const reply = job.replyTo === undefined ? {} : { reply_parameters: { message_id: job.replyTo, allow_sending_without_reply: true } };
@@ -110,22 +118,22 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
 
   try {
     const waiting = job.turn.place();
-    const first = waiting > 0 ? renderExportQueued(waiting, t) : renderExportStarting(t);
+    const first = waiting > 0 ? views.queued(waiting) : views.starting();
     const message = await telegram.sendMessage(chatId, first.text, { parse_mode: 'HTML', ...place, ...reply });
     progress = createProgressMessage({ telegram, chatId, messageId: message.message_id, logger, ...(deps.clock ? { clock: deps.clock } : {}) });
     const shown = progress;
-    await job.turn.started((next) => void shown.show(renderExportQueued(next, t)).catch((error: unknown) => logger.warn({ err: error, chatId }, 'an export progress edit failed')));
+    await job.turn.started((next) => void shown.show(views.queued(next)).catch((error: unknown) => logger.warn({ err: error, chatId }, 'an export progress edit failed')));
     signal?.throwIfAborted();
-    if (waiting > 0) await shown.show(renderExportStarting(t));
+    if (waiting > 0) await shown.show(views.starting());
 
-    const all = await fetchWithProgress(deps.portal, query, maxRecords, (done, wanted) => shown.tick(renderExportProgress(done, wanted, t, fmt)), signal, job.memory);
+    const all = await fetchWithProgress(deps.portal, query, maxRecords, (done, wanted) => shown.tick(views.progress(done, wanted)), signal, job.memory);
     const fetchedAt = now();
     const fetchMs = Math.round(performance.now() - started);
     if (all.items.length === 0) {
       logger.info({ audit: true, ...log, records: 0, total: all.total, ms: Math.round(performance.now() - started) }, 'export');
-      return await finish({ text: renderNothingFound(query, t, fmt), keyboard: [] });
+      return await finish({ text: views.nothingFound(query), keyboard: [] });
     }
-    await shown.show(renderExportWriting(t));
+    await shown.show(views.writing());
     dir = await mkdtemp(join(deps.tmpDir ?? tmpdir(), EXPORT_DIR_PREFIX));
     const filename = exportFileName(query, fmt.day(fetchedAt));
     const path = join(dir, filename);
@@ -133,17 +141,17 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     const { writeWorkbook } = await loadWriter();
     const { bytes } = await writeWorkbook({
       path,
-      sheets: withViews(all, (items, views) => views.exportSheets(items, t, fmt)),
+      sheets: views.sheets(all),
       dates: DATE_FORMATS[fmt.locale],
-      ...(capped ? { note: renderExportCapped(all.items.length, all.total, t, fmt, all.cut) } : {}),
+      ...(capped ? { note: views.capped(all.items.length, all.total, all.cut) } : {}),
       ...(signal ? { signal } : {}),
     });
     const writeMs = Math.round(performance.now() - started) - fetchMs;
     if (bytes > maxDocumentBytes) {
       logger.warn({ ...log, bytes }, 'an export is larger than Telegram takes');
-      return await finish(renderExportTooLarge(bytes, maxDocumentBytes, t, fmt));
+      return await finish(views.tooLarge(bytes, maxDocumentBytes));
     }
-    const caption = renderExportCaption({ query, shown: all.items.length, total: all.total, fetchedAt, cut: all.cut }, t, fmt);
+    const caption = views.caption({ query, shown: all.items.length, total: all.total, fetchedAt, cut: all.cut });
     signal?.throwIfAborted();
     // The bot stopping gives the upload up too: its message then says so, and the directory goes.
     const upload = { ...(signal ? { signal } : {}), ...(deps.uploadDeadlineMs ? { deadlineMs: deps.uploadDeadlineMs } : {}) };
@@ -163,7 +171,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     }
     const error = stopped(caught);
     logger.warn({ err: error, ...log, ms: Math.round(performance.now() - started) }, 'export failed');
-    await finish(renderExportFailed(error, job.ref, t, fmt)).catch((tellError: unknown) =>
+    await finish(views.failed(error)).catch((tellError: unknown) =>
       logger.error({ err: tellError, chatId }, 'could not tell the user an export failed'),
     );
   } finally {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { removeStaleExportDirs } from '../../../src/bot/export/stale-dirs.ts';
-import { callWithinDeadline, HandlerDeadlineError, outsideUpdateScope, runInUpdateScope } from '../../../src/telegram/update-scope.ts';
+import { removeStaleExportDirs } from '../../src/export/stale-dirs.ts';
+import { callWithinDeadline, HandlerDeadlineError, outsideUpdateScope, runInUpdateScope } from '../../src/telegram/update-scope.ts';
 
 // What an export needs beyond its own run: an async context free of the update that started it,
 // and a temporary directory cleared of what a killed bot left.

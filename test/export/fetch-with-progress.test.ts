@@ -2,13 +2,13 @@ import { getEventListeners } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchWithProgress } from '../../../src/bot/export/fetch-with-progress.ts';
-import { parseConfig } from '../../../src/config.ts';
-import { sendJson } from '../../../src/http/respond.ts';
-import { createPortalClient, type PortalClient } from '../../../src/portal/client.ts';
-import { composePortal } from '../../../src/portal/resilience/compose.ts';
-import type { MemoryLease } from '../../../src/memory-budget.ts';
-import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/portal/fetch-all.ts';
+import { fetchWithProgress } from '../../src/export/fetch-with-progress.ts';
+import { parseConfig } from '../../src/config.ts';
+import { sendJson } from '../../src/http/respond.ts';
+import { createPortalClient, type PortalClient } from '../../src/portal/client.ts';
+import { composePortal } from '../../src/portal/resilience/compose.ts';
+import type { MemoryLease } from '../../src/memory-budget.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../src/portal/fetch-all.ts';
 
 // The records of an export from a portal with a large synthetic set of orders (the test portal's
 // demo data has a few dozen): the default cap, and pages that disagree because one was cached.

@@ -1,25 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createExportMemory } from '../../memory-budget.ts';
-import type { Query } from '../../query.ts';
-import { outsideUpdateScope } from '../../telegram/update-scope.ts';
-import type { QueryRef } from '../callback-data/codec.ts';
-import type { BotContext } from '../context.ts';
-import { createExportSlots, type ExportTurn } from './export-slots.ts';
-import { runExport, type ExportDeps } from './run-export.ts';
+import { createExportMemory } from '../memory-budget.ts';
+import type { Query } from '../query.ts';
+import { outsideUpdateScope } from '../telegram/update-scope.ts';
+import { createExportSlots, type ExportTurn } from './slots.ts';
+import { runExport, type ExportDeps, type ExportJob } from './run-export.ts';
 
 export type Exports = ReturnType<typeof createExports>;
 
 /** The end of a stop's grace left for the exports stopped to say so and remove their files. */
 export const STOP_TELL_MS = 1_000;
 
-/** The message an export answers: the command, or the message whose button was pressed. */
-const messageOf = (ctx: BotContext) => ctx.message ?? ctx.callbackQuery?.message;
-
-/** The forum topic of that message, where the progress and the file go too. */
-const topicOf = (ctx: BotContext): number | undefined => {
-  const message = messageOf(ctx);
-  return message && 'is_topic_message' in message && message.is_topic_message ? message.message_thread_id : undefined;
-};
+/**
+ * Where an export runs and for whom, as plain values (src/bot/features/export.ts reads them from
+ * the update): the chat, its forum topic, the message to reply to in a group, and the views.
+ */
+export type ExportPlace = Pick<ExportJob, 'telegram' | 'chatId' | 'threadId' | 'replyTo' | 'userId' | 'fmt' | 'views'>;
 
 /**
  * Exports run beside the updates, not inside them: a chat's updates are handled one at a time
@@ -42,15 +37,10 @@ export const createExports = ({
 
   return {
     /** The user's turn; undefined while another export of theirs runs or waits. */
-    take: (ctx: BotContext): ExportTurn | undefined => slots.take(ctx.from?.id ?? ctx.chat?.id ?? 0),
+    take: (userId: number): ExportTurn | undefined => slots.take(userId),
 
-    /** Starts the export in the update's chat and returns at once. */
-    run(ctx: BotContext, slot: ExportTurn, query: Query, ref: QueryRef): void {
-      const chat = ctx.chat;
-      if (chat === undefined) {
-        slot.end();
-        return;
-      }
+    /** Starts the export and returns at once. */
+    run(place: ExportPlace, slot: ExportTurn, query: Query): void {
       // The export's memory goes back with its slot: the next export in line starts with its share.
       const lease = memory.lease();
       const turn: ExportTurn = {
@@ -60,24 +50,10 @@ export const createExports = ({
           slot.end();
         },
       };
-      const threadId = topicOf(ctx);
-      const replyTo = chat.type === 'private' ? undefined : messageOf(ctx)?.message_id;
-      const job = {
-        telegram: ctx.telegram,
-        chatId: chat.id,
-        ...(threadId === undefined ? {} : { threadId }),
-        ...(replyTo === undefined ? {} : { replyTo }),
-        userId: ctx.from?.id ?? chat.id,
-        query,
-        ref,
-        t: ctx.t,
-        fmt: ctx.fmt,
-        turn,
-        memory: lease,
-      };
+      const job: ExportJob = { ...place, query, turn, memory: lease };
       // Outside the update's scope: its deadline cancels the update's Telegram calls, never the export's.
       const task: Promise<void> = outsideUpdateScope(() => runExport(job, deps))
-        .catch((error: unknown) => deps.logger.error({ err: error, chatId: chat.id }, 'export crashed'))
+        .catch((error: unknown) => deps.logger.error({ err: error, chatId: place.chatId }, 'export crashed'))
         .finally(() => running.delete(task));
       running.add(task);
     },

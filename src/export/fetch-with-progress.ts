@@ -1,8 +1,7 @@
-import { createExportPageCost, type MemoryLease } from '../../memory-budget.ts';
-import type { PortalClient } from '../../portal/client.ts';
-import type { Query } from '../../query.ts';
-import { fetchAll, PortalPagesMovedError, type AllRecords } from '../../portal/fetch-all.ts';
-import type { ResourceRecords } from '../views/resources.ts';
+import { createExportPageCost, type MemoryLease } from '../memory-budget.ts';
+import type { PortalClient, ResourceRecords } from '../portal/client.ts';
+import type { Query } from '../query.ts';
+import { fetchAll, PortalPagesMovedError, type AllRecords } from '../portal/fetch-all.ts';
 
 /**
  * The records of an export, with the query's total (more than the records when it was cut), and

@@ -3,18 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPortal } from '../../../src/app/portal.ts';
-import { createBot } from '../../../src/bot/create-bot.ts';
-import { createExports } from '../../../src/bot/export/exports.ts';
-import { ALLOWED_UPDATES } from '../../../src/bot/update-types.ts';
-import { parseConfig } from '../../../src/config.ts';
-import { createExportPageCost } from '../../../src/memory-budget.ts';
-import { createBotMetrics } from '../../../src/metrics/bot-metrics.ts';
-import { createPortalClient } from '../../../src/portal/client.ts';
-import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
-import { startPolling } from '../../../src/telegram/polling-runner.ts';
-import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
-import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';
+import { openPortal } from '../../src/app/portal.ts';
+import { createBot } from '../../src/bot/create-bot.ts';
+import { createExports } from '../../src/export/exports.ts';
+import { ALLOWED_UPDATES } from '../../src/bot/update-types.ts';
+import { parseConfig } from '../../src/config.ts';
+import { createExportPageCost } from '../../src/memory-budget.ts';
+import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
+import { createPortalClient } from '../../src/portal/client.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
+import { startPolling } from '../../src/telegram/polling-runner.ts';
+import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
+import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 
 // The memory of the exports, as main.ts makes them: the real bot, long polling the strict
 // emulator, against the test portal's 21 orders in production (a page of 20 and a page of 1).

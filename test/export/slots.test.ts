@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createExportSlots } from '../../../src/bot/export/export-slots.ts';
+import { createExportSlots } from '../../src/export/slots.ts';
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { Telegram } from 'telegraf';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createExportSlots } from '../../../src/bot/export/export-slots.ts';
-import { runExport, type ExportDeps } from '../../../src/bot/export/run-export.ts';
-import { createFormatter } from '../../../src/format.ts';
-import { createTranslator } from '../../../src/i18n.ts';
-import { createPortalClient } from '../../../src/portal/client.ts';
-import { createBotApiClient } from '../../../src/telegram/bot-api-client.ts';
-import { startBotApi, type BotApi } from '../../support/bot-api/index.ts';
-import { startTestPortal, type TestPortal } from '../../support/test-portal.ts';
+import { createExportSlots } from '../../src/export/slots.ts';
+import { runExport, type ExportDeps } from '../../src/export/run-export.ts';
+import { exportViews } from '../../src/bot/views/export.ts';
+import { createFormatter } from '../../src/format.ts';
+import { createTranslator } from '../../src/i18n.ts';
+import { createPortalClient } from '../../src/portal/client.ts';
+import { createBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { startBotApi, type BotApi } from '../support/bot-api/index.ts';
+import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 
 // One export run on its own, with the strict emulator and the test portal, for what the bot's
 // configuration cannot reach: the size check before sending, and the temporary directory.
@@ -53,9 +54,8 @@ const job = (chatId: number, slots = createExportSlots(1)) => ({
   chatId,
   userId: chatId,
   query: { resource: 'order', filter: 'STATUS', value: 'production' } as const,
-  ref: { query: { resource: 'order', filter: 'STATUS', value: 'production' } } as const,
-  t: createTranslator('en'),
   fmt: createFormatter('en'),
+  views: exportViews(createTranslator('en'), createFormatter('en'), { query: { resource: 'order', filter: 'STATUS', value: 'production' } }),
   turn: slots.take(chatId)!,
 });
 
