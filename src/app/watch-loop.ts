@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
-import type { Telegram } from 'telegraf';
+import { callBotApi, type Telegram } from '../telegram/telegraf/core.ts';
 import { mayWatchIn, type AccessOptions } from '../access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
@@ -87,7 +87,7 @@ export const startWatchLoop = ({ config, store, settings, portal, telegram, logg
   });
   const sender = createSender({
     store,
-    sendMessage: (payload) => (telegram.callApi as (method: string, payload: object) => Promise<unknown>)('sendMessage', payload),
+    sendMessage: (payload) => callBotApi(telegram, 'sendMessage', payload),
     render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
     localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,

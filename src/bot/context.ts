@@ -1,4 +1,4 @@
-import type { Context } from 'telegraf';
+import type { Context } from '../telegram/telegraf/core.ts';
 import type { Formatter } from '../format.ts';
 import type { Locale, Translate } from '../i18n.ts';
 import type { PageSize } from '../query.ts';

@@ -1,5 +1,5 @@
-import { Telegraf } from 'telegraf';
-import { installBotApiClient } from '../telegram/bot-api-client.ts';
+import { createTelegraf } from '../telegram/telegraf/bot.ts';
+import type { Telegraf } from '../telegram/telegraf/core.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { MemoryBudget } from '../memory-budget.ts';
@@ -43,10 +43,8 @@ export type BotDeps = {
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
 export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory }: BotDeps): Telegraf<BotContext> => {
-  // No Telegraf timeout: it would free the chat's queue slot while the handler goes on. The
-  // runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's Telegram calls instead.
-  const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
-  installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
+  // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
+  const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
 

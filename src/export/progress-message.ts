@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { TelegramError, type Telegram } from 'telegraf';
+import { TelegramError, type Telegram } from '../telegram/telegraf/core.ts';
 import { isMessageGone, isNotModified } from '../telegram/errors.ts';
 import type { View } from '../telegram/view.ts';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Telegram } from 'telegraf';
+import type { Telegram } from '../telegram/telegraf/core.ts';
 import { DATE_FORMATS } from './cell-format.ts';
 import { exportFileName, XLSX_MIME_TYPE } from './file-name.ts';
 import type { Formatter } from '../format.ts';

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { Telegram } from 'telegraf';
-import type { Convenience, Update, UserFromGetMe } from 'telegraf/types';
+import { callSignal, type Telegram, type Update, type UpdateType, type UserFromGetMe } from './telegraf/core.ts';
 import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
 import { backoffDelay, pause, type Backoff } from '../backoff.ts';
@@ -114,10 +113,9 @@ export const startPolling = async ({
             offset: asked,
             limit: Math.min(MAX_LIMIT, queue.room()),
             timeout: pollTimeoutSeconds,
-            allowed_updates: allowedUpdates as Convenience.UpdateType[] | undefined,
+            allowed_updates: allowedUpdates as UpdateType[] | undefined,
           },
-          // Typed with the abort-controller polyfill's signal; node-fetch takes the native one.
-          { signal: aborter.signal as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'] },
+          { signal: callSignal(aborter.signal) },
         );
         confirmed = asked;
         batch = parseBatch(result);
@@ -165,8 +163,7 @@ export const startPolling = async ({
     if (offset === confirmed || refused) return;
     try {
       // Bounded, so that a stop fits in the grace period plus a moment (docker stop's 10 s).
-      const signal = AbortSignal.timeout(CONFIRM_TIMEOUT_MS) as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'];
-      await bot.telegram.callApi('getUpdates', { offset, limit: 1, timeout: 0 }, { signal });
+      await bot.telegram.callApi('getUpdates', { offset, limit: 1, timeout: 0 }, { signal: callSignal(AbortSignal.timeout(CONFIRM_TIMEOUT_MS)) });
     } catch (error) {
       logger.warn({ err: error, offset }, 'could not confirm the last updates: they may be delivered again');
     }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { TelegramError } from 'telegraf';
+import { TelegramError, type BotApiParams } from '../telegram/telegraf/core.ts';
 import { backoffDelay } from '../backoff.ts';
 import type { Locale } from '../i18n.ts';
 import type { Awaitable } from '../store/store.ts';
@@ -21,7 +21,7 @@ export type SenderEvents = {
 export type SenderOptions = {
   store: WatchStore;
   /** Sends one message; rejects with Telegram's error (a TelegramError when Telegram answered). */
-  sendMessage(payload: Record<string, unknown>): Promise<unknown>;
+  sendMessage(payload: BotApiParams<'sendMessage'>): Promise<unknown>;
   /** The message for a notification, in `locale` (the one `localeOf` chose). */
   render(changes: ChangeSet, notification: Notification, locale: Locale): View;
   /** The language to speak, chosen at send time (the group's as it is now); default: the notification's own. */
@@ -83,7 +83,7 @@ export const createSender = ({
 
   /** Sends to the notification's topic, or to its chat when the topic is gone. */
   const send = async (notification: Notification, view: View, at: number): Promise<void> => {
-    const payload = {
+    const payload: BotApiParams<'sendMessage'> = {
       chat_id: notification.chatId,
       text: view.text,
       parse_mode: 'HTML',

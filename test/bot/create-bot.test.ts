@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import type { Update, UserFromGetMe } from 'telegraf/types';
+import type { Update, UserFromGetMe } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBot } from '../../src/bot/create-bot.ts';
 import { createExports } from '../../src/export/exports.ts';

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { User } from 'telegraf/types';
+import type { User } from '../../src/telegram/telegraf/core.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTranslator } from '../../src/i18n.ts';
 import type { Order, Specification } from '../../src/portal/schemas.ts';

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { Telegram } from 'telegraf';
+import { Telegram } from '../../src/telegram/telegraf/core.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProgressMessage } from '../../src/export/progress-message.ts';
 import { startBotApi, type BotApi } from '../support/bot-api/index.ts';

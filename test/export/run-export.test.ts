@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { Telegram } from 'telegraf';
+import { Telegram } from '../../src/telegram/telegraf/core.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createExportSlots } from '../../src/export/slots.ts';
 import { runExport, type ExportDeps } from '../../src/export/run-export.ts';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from 'telegraf/types';
+import type { User } from '../../src/telegram/telegraf/core.ts';
 import { startDroppingProxy } from './dropping-proxy.ts';
 import { createTestBot, sleep, startFixture, until } from './fixture.ts';
 import type { Fixture } from './fixture.ts';

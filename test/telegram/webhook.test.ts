@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { Telegram } from 'telegraf';
+import { Telegram } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';

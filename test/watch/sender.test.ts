@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { TelegramError } from 'telegraf';
+import { TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { targetKey } from '../../src/store/target-key.ts';

@@ -1,4 +1,4 @@
-import type { InlineQueryResult } from 'telegraf/types';
+import type { InlineQueryResult } from '../../telegram/telegraf/core.ts';
 import { isAllowedUser, type AccessOptions } from '../../access.ts';
 import { createFeature } from '../feature.ts';
 import { parseResourceArgs } from '../lookup-args.ts';

@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';

@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { createFormatter, type Formatter } from '../../format.ts';
 import { createTranslator, perLocale, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
 import type { PageSize } from '../../query.ts';

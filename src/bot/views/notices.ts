@@ -1,4 +1,4 @@
-import type { Chat } from 'telegraf/types';
+import type { Chat } from '../../telegram/telegraf/core.ts';
 import type { Translate } from '../../i18n.ts';
 import { PortalError, type PortalFailure } from '../../portal/errors.ts';
 import type { PageSize, Resource } from '../../query.ts';

@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import { LOCALES, type Locale, type Translate } from '../../i18n.ts';
 import { PAGE_SIZES, type PageSize } from '../../query.ts';
 import { packCallback } from '../callback-data/codec.ts';

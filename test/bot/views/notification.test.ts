@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../../src/telegram/telegraf/core.ts';
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator, type Locale } from '../../../src/i18n.ts';
 import type { Query } from '../../../src/query.ts';
