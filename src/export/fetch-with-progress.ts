@@ -1,4 +1,5 @@
-import { createExportPageCost, type MemoryLease } from '../memory-budget.ts';
+import type { MemoryLease } from '../memory-budget.ts';
+import { createExportPageCost } from '../portal/page-cost.ts';
 import type { PortalClient, ResourceRecords } from '../portal/client.ts';
 import type { Query } from '../query.ts';
 import { fetchAll, PortalPagesMovedError, type AllRecords } from '../portal/fetch-all.ts';

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { watchPageCost, type MemoryBudget } from '../memory-budget.ts';
+import type { MemoryBudget } from '../memory-budget.ts';
+import { watchPageCost } from '../portal/page-cost.ts';
 import type { PortalClient } from '../portal/client.ts';
 import { outcomeOf } from '../portal/resilience/intercept.ts';
 import type { ClaimedTarget, Watch, WatchStore } from '../store/watch-store.ts';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { createWatchMemory, watchPageCost, type Admission, type MemoryBudget } from '../memory-budget.ts';
+import { createWatchMemory, type Admission, type MemoryBudget } from '../memory-budget.ts';
+import { watchPageCost } from '../portal/page-cost.ts';
 import type { PortalClient } from '../portal/client.ts';
 import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
 import { targetKey } from '../store/target-key.ts';

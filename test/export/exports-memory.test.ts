@@ -8,7 +8,7 @@ import { createBot } from '../../src/bot/create-bot.ts';
 import { createExports } from '../../src/export/exports.ts';
 import { ALLOWED_UPDATES } from '../../src/bot/update-types.ts';
 import { parseConfig } from '../../src/config.ts';
-import { createExportPageCost } from '../../src/memory-budget.ts';
+import { createExportPageCost } from '../../src/portal/page-cost.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { createPortalClient } from '../../src/portal/client.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
