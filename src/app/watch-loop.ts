@@ -123,6 +123,8 @@ export const startWatchLoop = ({ config, store, settings, portal, telegram, logg
     async runOnce(): Promise<void> {
       await poller.tick();
       await poller.settled();
+      // A change found asks the loop for a round of sends at once: this one comes after it.
+      await sends.settled();
       await sender.tick();
       await gauges();
     },

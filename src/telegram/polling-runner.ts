@@ -31,6 +31,8 @@ export type PollingOptions = {
   signal?: AbortSignal;
   /** Told of each 409 (another getUpdates consumer), before the runner waits to poll again. */
   onConflict?: () => void;
+  /** How the runner waits between polls that brought nothing new (a test's records the waits); default `pause`. */
+  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 };
 
 export type Runner = {
@@ -66,6 +68,7 @@ export const startPolling = async ({
   handlerDeadlineMs = 60_000,
   signal,
   onConflict,
+  pause: wait = pause,
 }: PollingOptions): Promise<Runner> => {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, not ${concurrency}`);
   const atStart = createStartUpRetry({ logger, backoff, ...(signal && { signal }) });
@@ -134,7 +137,7 @@ export const startPolling = async ({
         }
         if (failure.backoff) failures++;
         logFailure(error, failure, failures);
-        await pause(failure.delayMs, aborter.signal);
+        await wait(failure.delayMs, aborter.signal);
         continue;
       }
       const taken = takeNewUpdates(batch, offset, refusedJump);
@@ -149,7 +152,7 @@ export const startPolling = async ({
       // Nothing new (junk, repeats, implausible ids): the offset stays, so asking again at once would spin.
       const delayMs = backoffDelay(failures++, backoff);
       skips.add(taken.skipped, taken.problems, { offset, attempt: failures, delayMs: Math.round(delayMs) });
-      await pause(delayMs, aborter.signal);
+      await wait(delayMs, aborter.signal);
     }
   };
 
