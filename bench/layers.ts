@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { Telegraf, type Middleware, type MiddlewareFn, type Telegram } from 'telegraf';
 import type { InlineKeyboardButton, Update, UserFromGetMe } from 'telegraf/types';
 import { createBot } from '../src/bot/create-bot.ts';
+import { createExports } from '../src/export/exports.ts';
 import type { BotContext } from '../src/bot/context.ts';
 import { chain } from '../src/bot/feature.ts';
 import { createSettingsFeature } from '../src/bot/features/settings.ts';
@@ -26,7 +27,9 @@ import { composePortal } from '../src/portal/resilience/compose.ts';
 import { orderSchema, specificationSchema } from '../src/portal/schemas.ts';
 import { openStore } from '../src/store/open-store.ts';
 import type { Store } from '../src/store/store.ts';
-import { installBotApiClient, toJsonBody, type CallApi } from '../src/telegram/bot-api-client.ts';
+import { toJsonBody } from '../src/telegram/bot-api-client.ts';
+import { installBotApiClient } from '../src/telegram/telegraf/bot.ts';
+import type { CallApi } from '../src/telegram/telegraf/core.ts';
 import { createUpdateHandler } from '../src/telegram/handle-update.ts';
 import { createKeyedQueue } from '../src/telegram/keyed-queue.ts';
 import { retryingRateLimits } from '../src/telegram/retry-after.ts';
@@ -239,7 +242,8 @@ export const runLayersBench = async ({ updates = 20_000, warmUp = 5_000, rounds 
   const deps: Deps = { config, store, logger, metrics };
   const api = inProcessApi(logger);
   try {
-    const whole = createBot({ token: TOKEN, config, portal, store, logger, metrics, demo: false });
+    const exports = createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now: () => new Date() });
+    const whole = createBot({ token: TOKEN, config, portal, store, logger, metrics, demo: false, exports });
     api.install(whole);
     log(`recording ${warmUp + updates} updates from the whole bot…`);
     const steps = await recordSteps(whole, api, warmUp + updates);

@@ -2,7 +2,7 @@ import { getHeapStatistics } from 'node:v8';
 import { z } from 'zod';
 import { LOCALES } from './i18n.ts';
 import { EXPORT_HEAP_PER_ANSWER_BYTE, EXPORT_HEAP_SHARE, WATCH_HEAP_SHARE } from './memory-budget.ts';
-import { PAGE_SIZES } from './portal/query.ts';
+import { PAGE_SIZES } from './query.ts';
 import { zoneOf } from './zone.ts';
 
 // The environment, validated once at start. Every bad value is reported by name.

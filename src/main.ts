@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { createBot } from './bot/create-bot.ts';
-import { createExports } from './bot/export/exports.ts';
-import { removeStaleExportDirs } from './bot/export/stale-dirs.ts';
+import { createExports } from './export/exports.ts';
+import { removeStaleExportDirs } from './export/stale-dirs.ts';
 import { openPortal } from './app/portal.ts';
 import { startReceiving } from './app/telegram.ts';
-import { startWatches, type Watches } from './app/watches.ts';
+import { startWatchLoop, type WatchLoop } from './app/watch-loop.ts';
 import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { SecretFileError, withSecretFiles } from './secret-files.ts';
@@ -15,7 +15,7 @@ import { createBotMetrics } from './metrics/bot-metrics.ts';
 import { createLogger, flushStandardError, logProcessWarnings } from './logger.ts';
 import { databaseSecrets } from './store/database-secrets.ts';
 import { StoreOpenError } from './store/errors.ts';
-import { StoreVersionError } from './store/migrations.ts';
+import { StoreVersionError } from './store/errors.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { allReady, watchStoreHealth } from './app/store-health.ts';
@@ -115,8 +115,8 @@ const watchMemory = createWatchMemory(config.watch.memoryBytes);
 const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
-const watchesFor = (bot: ReturnType<typeof botFor>) =>
-  startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory });
+const watchLoopFor = (bot: ReturnType<typeof botFor>) =>
+  startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory });
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {
@@ -126,7 +126,7 @@ const closeServices = async () => {
   await portal.close();
 };
 
-let watches: Watches | undefined;
+let watchLoop: WatchLoop | undefined;
 if (consoleMode) {
   const languageCode = config.consoleLanguage;
   const t = createTranslator(resolveLocale(languageCode, config.defaultLanguage));
@@ -144,11 +144,11 @@ if (consoleMode) {
     idle: exports.idle,
     createBot: (apiRoot, token) => {
       const bot = botFor(token, apiRoot);
-      watches = watchesFor(bot);
+      watchLoop = watchLoopFor(bot);
       return bot;
     },
   });
-  await watches?.stop();
+  await watchLoop?.stop();
   await closeServices();
 } else {
   const bot = botFor(config.botToken!, config.telegramApiRoot);
@@ -159,7 +159,7 @@ if (consoleMode) {
     (stopping ??= (async () => {
       logger.info({ reason }, 'stopping: no new updates, finishing those in flight');
       clearInterval(probe);
-      await Promise.all([starting?.close(0), receiving?.stop(config.shutdownGraceMs), watches?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
+      await Promise.all([starting?.close(0), receiving?.stop(config.shutdownGraceMs), watchLoop?.stop(config.shutdownGraceMs), exports.stop(config.shutdownGraceMs)]);
       await closeServices();
       logger.info('stopped');
       await flushStandardError(LOG_FLUSH_MS);
@@ -184,7 +184,7 @@ if (consoleMode) {
     logger.fatal({ err: error }, 'the bot could not start');
     await stop('start failed', 1);
   }
-  watches = watchesFor(bot);
+  watchLoop = watchLoopFor(bot);
   void portal.probe();
   setCommandMenusOnce(bot.telegram, config.defaultLanguage, store.coordination).catch((error: unknown) => logger.warn({ err: error }, 'could not set the command menus'));
   receiving?.done.catch((error: unknown) => {

@@ -1,7 +1,5 @@
-import { pageBytes } from './portal/resilience/cache.ts';
-
 // What records read in bulk (an export's, a watch poll's) may take of the heap: a byte budget
-// derived from V8's heap limit at start, and what a page read costs against it.
+// derived from V8's heap limit at start (what a page costs against it: src/portal/page-cost.ts).
 
 /** Of the heap limit: all exports' records together; all watch polls' (and /watch's) together. */
 export const EXPORT_HEAP_SHARE = 3 / 8;
@@ -56,19 +54,3 @@ export const createExportMemory = (totalBytes: number, concurrency: number): Mem
 
 /** Watch polls and /watch's first reading: one watched query takes at most half, so two polls at once fit. */
 export const createWatchMemory = (totalBytes: number): MemoryBudget => createMemoryBudget(totalBytes, totalBytes / 2);
-
-/** What a page costs a watch poll. */
-export const watchPageCost = (page: object): number => WATCH_HEAP_PER_ANSWER_BYTE * pageBytes(page);
-
-/** What each page costs an export: its bytes, and the strings no earlier page of it had (the workbook keeps each once). */
-export const createExportPageCost = (): ((page: object) => number) => {
-  const seen = new Set<string>();
-  const distinct = (value: unknown): number => {
-    if (typeof value === 'string') return seen.has(value) ? 0 : (seen.add(value), 1);
-    if (value === null || typeof value !== 'object') return 0;
-    let count = 0;
-    for (const item of Array.isArray(value) ? value : Object.values(value)) count += distinct(item);
-    return count;
-  };
-  return (page) => EXPORT_HEAP_PER_ANSWER_BYTE * pageBytes(page) + EXPORT_HEAP_PER_DISTINCT_STRING * distinct(page);
-};

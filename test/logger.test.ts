@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
-import { Telegram, TelegramError } from 'telegraf';
+import { Telegram, TelegramError } from '../src/telegram/telegraf/core.ts';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redactSecrets } from '../src/logger.ts';
 import { ROOT } from './support/start-command.ts';

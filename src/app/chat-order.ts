@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Update } from 'telegraf/types';
+import type { Update } from '../telegram/telegraf/core.ts';
 import type { CoordinationStore } from '../store/store.ts';
 import { pause } from '../backoff.ts';
 

@@ -1,4 +1,4 @@
-import type { Telegram } from 'telegraf';
+import type { Telegram } from '../telegram/telegraf/core.ts';
 import { commandMenus, setCommandMenus } from '../bot/commands-menu.ts';
 import type { Locale } from '../i18n.ts';
 import { shortHash } from '../short-hash.ts';

@@ -2,7 +2,7 @@ import { createServer } from '../http/node-http.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import type { Update } from 'telegraf/types';
+import type { Update } from '../telegram/telegraf/core.ts';
 import { parseUpdate, type ParsedUpdate } from '../telegram/update-schema.ts';
 import type { MetricsRegistry } from '../metrics/registry.ts';
 import { readBody } from '../http/read-body.ts';

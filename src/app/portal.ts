@@ -23,7 +23,7 @@ const recordEvent = (metrics: BotMetrics) => (event: PortalEvent) => {
  * The portal the bot asks: the configured one, or the embedded demo portal on loopback, behind
  * cache and coalescing, a circuit breaker, one retry, and token rotation from PORTAL_TOKEN_FILE.
  */
-export const openPortal = async (config: Config['portal'], logger: Logger, metrics: BotMetrics) => {
+export const openPortal = async (config: Config['portal'], logger: Logger, metrics: BotMetrics, { now }: { /** The breaker's and the cache's clock (tests); Date.now by default. */ now?: () => number } = {}) => {
   const demoToken = randomBytes(16).toString('hex');
   // The demo portal and its sample data are loaded only when no PORTAL_URL is set.
   const demo = config.kind === 'demo' ? await (await import('../demo/portal-server.ts')).startDemoPortal({ token: demoToken }) : undefined;
@@ -45,6 +45,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
     onEvent: recordEvent(metrics),
     cache: { ttlMs: config.cacheTtlMs, maxBytes: config.cacheMaxBytes },
     breaker: config.circuit,
+    ...(now ? { now } : {}),
   });
   return {
     portal,

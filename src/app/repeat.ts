@@ -50,13 +50,18 @@ export const repeat = (step: () => Promise<unknown>, everyMs: number, logger: Lo
       });
   };
   const timer = setInterval(run, everyMs);
+  const settled = async () => {
+    while (current !== undefined) await current;
+  };
   return {
     run,
+    /** Resolves once no round is under way (nor asked to run again). */
+    settled,
     /** No new round; resolves once the one under way (and any it was asked to run again) ends. */
     async stop() {
       stopped = true;
       clearInterval(timer);
-      while (current !== undefined) await current;
+      await settled();
     },
   };
 };

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Update } from 'telegraf/types';
+import type { Update } from '../telegram/telegraf/core.ts';
 import type { Config } from '../config.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
 import { startPolling, type PollableBot } from '../telegram/polling-runner.ts';

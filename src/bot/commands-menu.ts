@@ -1,5 +1,4 @@
-import type { Telegram } from 'telegraf';
-import type { BotCommand } from 'telegraf/types';
+import type { BotCommand, Telegram } from '../telegram/telegraf/core.ts';
 import { createTranslator, LOCALES, type Locale } from '../i18n.ts';
 
 // The command menus Telegram shows: one list for private chats and one for groups, in Russian

@@ -1,7 +1,7 @@
-import type { Context } from 'telegraf';
+import type { Context } from '../telegram/telegraf/core.ts';
 import type { Formatter } from '../format.ts';
 import type { Locale, Translate } from '../i18n.ts';
-import type { PageSize } from '../portal/query.ts';
+import type { PageSize } from '../query.ts';
 import type { CallbackAction } from './callback-data/codec.ts';
 
 /** Telegraf's context, with what the middleware decides once per update. */

@@ -1,12 +1,12 @@
-import { Telegraf } from 'telegraf';
-import { installBotApiClient } from '../telegram/bot-api-client.ts';
+import { createTelegraf } from '../telegram/telegraf/bot.ts';
+import type { Telegraf } from '../telegram/telegraf/core.ts';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { MemoryBudget } from '../memory-budget.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { Store } from '../store/store.ts';
 import type { BotContext } from './context.ts';
-import { createExports, type Exports } from './export/exports.ts';
+import type { Exports } from '../export/exports.ts';
 import { createExportFeature } from './features/export.ts';
 import { createFallbackFeature } from './features/fallback.ts';
 import { createInlineFeature } from './features/inline.ts';
@@ -22,12 +22,12 @@ import { contextMiddleware } from './middleware/context.ts';
 import { errorBoundary } from './middleware/error-boundary.ts';
 import { floodLimit } from './middleware/flood-limit.ts';
 import { resumeWatches } from './middleware/resume-watches.ts';
-import { createWatches } from './watches.ts';
+import { createWatches } from '../watch/watches.ts';
 import { chain } from './feature.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'export'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
   store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits'>;
@@ -35,22 +35,18 @@ export type BotDeps = {
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
   now?: () => Date;
-  /** The process's exports, for the composition root to wait for them when it stops; made here when not given. */
-  exports?: Exports;
+  /** The process's exports, made by the composition root, which waits for them when it stops. */
+  exports: Exports;
   /** What watch readings may take of the heap, shared by /watch and the poller; made here when not given. */
   watchMemory?: MemoryBudget;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports: given, watchMemory }: BotDeps): Telegraf<BotContext> => {
-  // No Telegraf timeout: it would free the chat's queue slot while the handler goes on. The
-  // runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's Telegram calls instead.
-  const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot: config.telegramApiRoot }, handlerTimeout: Infinity });
-  installBotApiClient(bot, { apiRoot: config.telegramApiRoot, token, logger });
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory }: BotDeps): Telegraf<BotContext> => {
+  // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
+  const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
-  // Through the cache, but an export's fifty pages of up to 20 × 60 positions are not kept in it.
-  const exports = given ?? createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now });
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(

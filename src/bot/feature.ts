@@ -1,5 +1,4 @@
-import { Composer, type Middleware, type MiddlewareFn, type MiddlewareObj } from 'telegraf';
-import type { CallbackQuery, Chat, InlineQuery, Message, User } from 'telegraf/types';
+import { unwrapMiddleware, type CallbackQuery, type Chat, type InlineQuery, type Message, type Middleware, type MiddlewareFn, type MiddlewareObj, type User } from '../telegram/telegraf/core.ts';
 import type { BotContext } from './context.ts';
 
 // How the bot's middleware is put together. Telegraf's Composer runs each layer in an async
@@ -18,7 +17,7 @@ type Handler<C> = (ctx: C, next: () => Promise<void>) => Promise<unknown> | void
 
 /** Middleware run one after another, each given the next; the last one's `next` is the chain's own. */
 export const chain = (...layers: ReadonlyArray<Middleware<BotContext>>): MiddlewareFn<BotContext> => {
-  const run = layers.map((layer) => Composer.unwrap(layer));
+  const run = layers.map((layer) => unwrapMiddleware(layer));
   if (run.length === 1) return run[0]!;
   return (ctx, next) => {
     // As Telegraf's compose: a layer that calls `next` twice would run the rest of the update twice.
@@ -70,7 +69,7 @@ export const createFeature = (): Feature => {
   };
   const feature: Feature = {
     use(...more) {
-      for (const layer of more) add(Composer.unwrap(layer));
+      for (const layer of more) add(unwrapMiddleware(layer));
       return feature;
     },
     command(names, handler) {

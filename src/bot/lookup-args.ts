@@ -1,4 +1,4 @@
-import { ORDER_FILTERS, SPECIFICATION_FILTERS, DATE_FILTERS, type Query, type Resource } from '../portal/query.ts';
+import { fold, ORDER_FILTERS, parseLookupValue, SPECIFICATION_FILTERS, type LookupValue, type Query, type Resource } from '../query.ts';
 
 // `/order crm CRM-1` → { resource: 'order', filter: 'CRM_ID', value: 'CRM-1' }. The first filter of
 // each list is the one a bare argument means.
@@ -34,43 +34,7 @@ const KEYWORDS: Record<Resource, Record<string, Query['filter']>> = {
 
 const DEFAULT_FILTER = { order: ORDER_FILTERS[0], specification: SPECIFICATION_FILTERS[0] } as const;
 
-/** Longer values are no lookup anyone means; they are refused before the portal is asked. */
-export const MAX_VALUE_LENGTH = 100;
-
-export type LookupValue =
-  | { ok: true; value: string }
-  | { ok: false; reason: 'missingValue' }
-  | { ok: false; reason: 'badDate'; value: string }
-  | { ok: false; reason: 'tooLong'; max: number };
-
 export type LookupArgs = { ok: true; query: Query } | { ok: false; reason: 'empty' } | Exclude<LookupValue, { ok: true }>;
-
-/** `2026-03-15` or `15.03.2026` → `2026-03-15`, only for a real calendar date. */
-export const parseDate = (text: string): string | undefined => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text) ?? /^(\d{2})\.(\d{2})\.(\d{4})$/.exec(text);
-  if (!match) return undefined;
-  const [year, month, day] = text.includes('-') ? [match[1], match[2], match[3]] : [match[3], match[2], match[1]];
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  const iso = `${year}-${month}-${day}`;
-  return date.toISOString().slice(0, 10) === iso ? iso : undefined;
-};
-
-/** Control characters never belong to a lookup; runs of white space mean one space. */
-// eslint-disable-next-line no-control-regex
-const fold = (text: string): string => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
-
-/**
- * The one check of a filter's value, typed or carried by a button: the value as the portal gets
- * it (white space folded, a date as `YYYY-MM-DD`), or why no portal call should be made for it.
- */
-export const parseLookupValue = (filter: Query['filter'], raw: string): LookupValue => {
-  const value = fold(raw);
-  if (value === '') return { ok: false, reason: 'missingValue' };
-  if (value.length > MAX_VALUE_LENGTH) return { ok: false, reason: 'tooLong', max: MAX_VALUE_LENGTH };
-  if (!DATE_FILTERS.has(filter)) return { ok: true, value };
-  const date = parseDate(value);
-  return date ? { ok: true, value: date } : { ok: false, reason: 'badDate', value };
-};
 
 export const parseLookupArgs = (resource: Resource, payload: string): LookupArgs => {
   const text = fold(payload);

@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import { fetchResults, type PortalClient, type Results } from '../portal/client.ts';
-import type { PageSize, Query } from '../portal/query.ts';
+import { isQueryValue, type PageSize, type Query } from '../query.ts';
 import { canInline, type CallbackAction, type QueryRef } from './callback-data/codec.ts';
 import type { BotContext } from './context.ts';
-import { parseLookupValue } from './lookup-args.ts';
 import { lastPageOffset } from './paging.ts';
 import type { QueryStore } from '../store/query-store.ts';
 
@@ -51,8 +50,7 @@ export const createLookups = ({ portal, queries, logger, now = Date.now }: { por
       if ('query' in ref) return ref.query;
       const stored = await queries.load(ref.key);
       if (stored === undefined) return undefined;
-      const checked = parseLookupValue(stored.filter, stored.value);
-      return checked.ok && checked.value === stored.value ? stored : undefined;
+      return isQueryValue(stored.filter, stored.value) ? stored : undefined;
     },
 
     /**

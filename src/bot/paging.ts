@@ -1,4 +1,4 @@
-import type { PageSize } from '../portal/query.ts';
+import type { PageSize } from '../query.ts';
 
 export type PageWindow = { offset: number; limit: PageSize; total: number };
 

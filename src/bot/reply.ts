@@ -1,6 +1,6 @@
 import type { BotContext } from './context.ts';
 import { isMessageGone, isNotModified } from '../telegram/errors.ts';
-import type { View } from './views/common/view.ts';
+import type { View } from '../telegram/view.ts';
 
 /**
  * How every answer is sent: HTML, no link previews, and in a group as a reply to the command

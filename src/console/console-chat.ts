@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Logger } from 'pino';
-import type { Telegraf } from 'telegraf';
-import type { User } from 'telegraf/types';
+import type { Telegraf, User } from '../telegram/telegraf/core.ts';
 import type { BotContext } from '../bot/context.ts';
 import { ALLOWED_UPDATES } from '../bot/update-types.ts';
 import { startPolling } from '../telegram/polling-runner.ts';

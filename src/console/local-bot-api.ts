@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from '../http/node-http.ts';
 import type { AddressInfo } from 'node:net';
-import type { InlineKeyboardButton, User } from 'telegraf/types';
+import type { InlineKeyboardButton, User } from '../telegram/telegraf/core.ts';
 import { readBody } from '../http/read-body.ts';
 import { sendJson } from '../http/respond.ts';
 

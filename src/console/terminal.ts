@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../telegram/telegraf/core.ts';
 import { decodeEntities } from '../bot/views/common/html.ts';
 
 // How a bot message looks in a terminal: HTML tags become ANSI styles (or nothing when the output

@@ -1,4 +1,4 @@
-import type { OrderFilter, SpecificationFilter } from '../portal/query.ts';
+import type { OrderFilter, SpecificationFilter } from '../query.ts';
 import type { DemoOrder, DemoSpecification } from './sample-data.ts';
 
 // How each filter of the spec matches a record. A matcher is built once per request from the

@@ -3,7 +3,7 @@ import { createServer } from '../http/node-http.ts';
 import type { AddressInfo } from 'node:net';
 import { sendJson } from '../http/respond.ts';
 import { secretMatcher } from '../http/secret.ts';
-import { RESOURCE_PATHS } from '../portal/query.ts';
+import { RESOURCE_PATHS } from '../portal/search-params.ts';
 import { byDateThenSapId, orderMatchers, specificationMatchers } from './match.ts';
 import { demoDataAt, TICK_MS } from './motion.ts';
 import { param, parsePaging, splitTarget, type Paging } from './request.ts';

@@ -1,4 +1,4 @@
-import { isPageSize } from '../portal/query.ts';
+import { isPageSize } from '../query.ts';
 
 // Reading a request target and its paging parameters without ever throwing: malformed
 // percent-encoding is left as text by URLSearchParams, absurd numbers are refused by pattern.

@@ -1,4 +1,4 @@
-import type { OrderFilter, Query, SpecificationFilter } from '../portal/query.ts';
+import type { OrderFilter, Query, SpecificationFilter } from '../query.ts';
 import { transliterate } from './transliterate.ts';
 
 // `orders-status-production-2026-11-23.xlsx`: what the file holds, in ASCII, so that every mail

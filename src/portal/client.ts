@@ -13,7 +13,8 @@ import {
   PortalTimeoutError,
 } from './errors.ts';
 import { announcedLength, createByteBudget, readCapped, type ByteBudget } from './read-body.ts';
-import { buildSearchParams, RESOURCE_PATHS, type OrderQuery, type Paging, type SpecificationQuery } from './query.ts';
+import type { OrderQuery, Paging, SpecificationQuery } from '../query.ts';
+import { buildSearchParams, RESOURCE_PATHS } from './search-params.ts';
 
 export type Page<T> = { items: T[]; total: number; limit: number; offset: number };
 
@@ -162,6 +163,11 @@ export type Results = { paging: Paging } & (
   | { resource: 'order'; query: OrderQuery; page: Page<Order> }
   | { resource: 'specification'; query: SpecificationQuery; page: Page<Specification> }
 );
+
+/** Records with the query that found them, the resource telling their type. */
+export type ResourceRecords =
+  | { resource: 'order'; query: OrderQuery; items: readonly Order[] }
+  | { resource: 'specification'; query: SpecificationQuery; items: readonly Specification[] };
 
 /**
  * One call for either resource, keeping the query and its records paired by type, and the

@@ -1,6 +1,6 @@
 import { isLocale, type Locale } from '../i18n.ts';
-import { isPageSize, PAGE_SIZES, type PageSize } from '../portal/query.ts';
-import { storedQuery } from './sqlite-queries.ts';
+import { isPageSize, PAGE_SIZES, type PageSize } from '../query.ts';
+import { storedQuery } from './query-store.ts';
 import type { WatchTarget } from './watch-store.ts';
 
 // What every store refuses to write, whatever its backend: a caller's bug, not the user's input.

@@ -84,3 +84,22 @@ export const toDataDirError = (error: unknown, dataDir: string): unknown => {
   if (code === undefined) return error;
   return new StoreOpenError(dataDir, DIRECTORY_REASONS[code] ?? code, 'Point DATA_DIR at a directory the bot can write to.', { cause: error });
 };
+
+/** The database was written by a newer version of the bot, whose schema this one does not know. */
+export class StoreVersionError extends Error {
+  readonly code = 'ERR_STORE_VERSION';
+  readonly found: number;
+  readonly known: number;
+
+  /** `elsewhere`: how to start on an empty store instead, in the backend's terms. */
+  constructor(found: number, known: number, elsewhere = 'use another data directory (DATA_DIR)') {
+    super(
+      `the database has schema version ${found}, but this version of the bot knows only up to ${known}: ` +
+        `it was written by a newer version. Run that version, or ${elsewhere}; ` +
+        'the database was left unchanged.',
+    );
+    this.name = 'StoreVersionError';
+    this.found = found;
+    this.known = known;
+  }
+}

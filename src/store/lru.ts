@@ -1,5 +1,5 @@
 // A bounded map for what a process keeps in memory per user or chat (id-records.ts: the records
-// the caches share) and per key (memory-limits.ts: quiet periods).
+// the caches share) and per key (sqlite/limits.ts: quiet periods).
 
 /**
  * A map that forgets its least recently used entry past `capacity`; O(1) per call. Recency is

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { openSqliteStore } from './sqlite-store.ts';
+import { openSqliteStore } from './sqlite/store.ts';
 import type { Store } from './store.ts';
 
 /**
@@ -9,6 +9,6 @@ import type { Store } from './store.ts';
  */
 export const openStore = async (config: Pick<Config, 'dataDir' | 'database'>, { logger }: { logger: Logger }): Promise<Store> => {
   if (config.database === undefined) return openSqliteStore({ dataDir: config.dataDir });
-  const { openPostgresStore } = await import('./postgres-store.ts');
+  const { openPostgresStore } = await import('./postgres/store.ts');
   return openPostgresStore({ url: config.database.url, poolSize: config.database.poolSize, logger });
 };

@@ -1,4 +1,5 @@
-import type { Query } from '../portal/query.ts';
+import { z } from 'zod';
+import { ORDER_FILTERS, SPECIFICATION_FILTERS, type Query } from '../query.ts';
 import { contentKey } from '../short-hash.ts';
 
 // Queries too long (or not ASCII) for callback data are kept in the store under a short key. The
@@ -12,3 +13,9 @@ export type QueryStore = {
 };
 
 export const queryKey = (query: Query): string => contentKey(JSON.stringify([query.resource, query.filter, query.value]), 16);
+
+/** A query as stored in a row (queries, watch_targets): one this version cannot read fails. */
+export const storedQuery: z.ZodType<Query> = z.discriminatedUnion('resource', [
+  z.object({ resource: z.literal('order'), filter: z.enum(ORDER_FILTERS), value: z.string() }),
+  z.object({ resource: z.literal('specification'), filter: z.enum(SPECIFICATION_FILTERS), value: z.string() }),
+]);

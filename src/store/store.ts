@@ -1,7 +1,7 @@
 import type { QueryStore } from './query-store.ts';
 import type { WatchStore } from './watch-store.ts';
 import type { Locale } from '../i18n.ts';
-import type { PageSize } from '../portal/query.ts';
+import type { PageSize } from '../query.ts';
 
 // What the bot keeps across restarts, and what several replicas share. Every read and write may
 // be asynchronous, and the bot awaits each one: node:sqlite answers at once, PostgreSQL (the

@@ -19,7 +19,7 @@ export type CachableWatchStore = WatchStore & {
   chatWatches(chatId: number): Awaitable<ChatWatches>;
 };
 
-/** How changes made elsewhere reach the cache (postgres-settings-listener.ts). */
+/** How changes made elsewhere reach the cache (src/store/postgres/settings-listener.ts). */
 export type WatchCacheControl = {
   /** Another process changed the chat's watches: the next read asks the store. */
   forget(chatId: number): void;

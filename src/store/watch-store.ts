@@ -1,5 +1,5 @@
 import type { Locale } from '../i18n.ts';
-import type { Query } from '../portal/query.ts';
+import type { Query } from '../query.ts';
 import type { Awaitable } from './store.ts';
 
 // What the store keeps for watches: each chat's watches, one row per distinct watched query with

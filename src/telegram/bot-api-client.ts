@@ -2,10 +2,8 @@ import { openAsBlob } from 'node:fs';
 import { STATUS_CODES } from '../http/node-http.ts';
 import { type FormData, loadFormData, Pool, request } from '../http/undici.ts';
 import { basename } from 'node:path';
-import type { Logger } from 'pino';
-import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
+import { TelegramError, type CallApi } from './telegraf/core.ts';
 import { TelegramHttpError } from './errors.ts';
-import { retryingRateLimits } from './retry-after.ts';
 import { callWithinDeadline } from './update-scope.ts';
 
 // Every Bot API call of the bot goes through here: JSON over one undici connection pool to
@@ -19,8 +17,6 @@ import { callWithinDeadline } from './update-scope.ts';
 // InputFile does (`{ source: '/tmp/x.xlsx', filename: 'x.xlsx' }`, here with an optional
 // `contentType`), goes as multipart/form-data, the file streamed from disk
 // (src/telegram/send-document.ts).
-
-export type CallApi = Telegram['callApi'];
 
 type Envelope = { ok: boolean; result?: unknown; error_code: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
 
@@ -108,19 +104,4 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     /** Closes the connections; calls made after this fail. */
     close: () => pool.close(),
   };
-};
-
-/**
- * Sends every Bot API call of `bot` through one client, built and installed once: the bot's own
- * `telegram` (start-up, polling) as it is, and the `telegram` of every update's context through
- * the 429 retry. Telegraf copies `bot.context` onto each update's context, so one Telegram object
- * serves them all, in place of the one it makes per update.
- */
-export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string; logger?: Logger }) => {
-  const client = createBotApiClient(options);
-  bot.telegram.callApi = client.callApi;
-  const updates = new Telegram(options.token, bot.telegram.options);
-  updates.callApi = retryingRateLimits(client.callApi, options.logger === undefined ? {} : { logger: options.logger });
-  Object.assign(bot.context, { telegram: updates });
-  return client;
 };

@@ -1,4 +1,4 @@
-import { TelegramError } from 'telegraf';
+import { TelegramError } from './telegraf/core.ts';
 
 // Two ways a Bot API call fails: the HTTP exchange itself (TelegramHttpError: no answer, a 5xx, a
 // body that is not the Bot API's JSON), or Telegram's answer `ok: false` (Telegraf's TelegramError,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Update } from 'telegraf/types';
+import type { Update } from './telegraf/core.ts';
 import { runInUpdateScope } from './update-scope.ts';
 
 /**

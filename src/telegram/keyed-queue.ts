@@ -1,4 +1,4 @@
-import type { Update } from 'telegraf/types';
+import type { Update } from './telegraf/core.ts';
 import { updateKey } from './update-key.ts';
 
 export type KeyedQueue = ReturnType<typeof createKeyedQueue>;

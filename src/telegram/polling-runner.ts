@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
-import type { Telegram } from 'telegraf';
-import type { Convenience, Update, UserFromGetMe } from 'telegraf/types';
+import { callSignal, type Telegram, type Update, type UpdateType, type UserFromGetMe } from './telegraf/core.ts';
 import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
 import { backoffDelay, pause, type Backoff } from '../backoff.ts';
@@ -32,6 +31,8 @@ export type PollingOptions = {
   signal?: AbortSignal;
   /** Told of each 409 (another getUpdates consumer), before the runner waits to poll again. */
   onConflict?: () => void;
+  /** How the runner waits between polls that brought nothing new (a test's records the waits); default `pause`. */
+  pause?: (ms: number, signal: AbortSignal) => Promise<void>;
 };
 
 export type Runner = {
@@ -67,6 +68,7 @@ export const startPolling = async ({
   handlerDeadlineMs = 60_000,
   signal,
   onConflict,
+  pause: wait = pause,
 }: PollingOptions): Promise<Runner> => {
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, not ${concurrency}`);
   const atStart = createStartUpRetry({ logger, backoff, ...(signal && { signal }) });
@@ -114,10 +116,9 @@ export const startPolling = async ({
             offset: asked,
             limit: Math.min(MAX_LIMIT, queue.room()),
             timeout: pollTimeoutSeconds,
-            allowed_updates: allowedUpdates as Convenience.UpdateType[] | undefined,
+            allowed_updates: allowedUpdates as UpdateType[] | undefined,
           },
-          // Typed with the abort-controller polyfill's signal; node-fetch takes the native one.
-          { signal: aborter.signal as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'] },
+          { signal: callSignal(aborter.signal) },
         );
         confirmed = asked;
         batch = parseBatch(result);
@@ -136,7 +137,7 @@ export const startPolling = async ({
         }
         if (failure.backoff) failures++;
         logFailure(error, failure, failures);
-        await pause(failure.delayMs, aborter.signal);
+        await wait(failure.delayMs, aborter.signal);
         continue;
       }
       const taken = takeNewUpdates(batch, offset, refusedJump);
@@ -151,7 +152,7 @@ export const startPolling = async ({
       // Nothing new (junk, repeats, implausible ids): the offset stays, so asking again at once would spin.
       const delayMs = backoffDelay(failures++, backoff);
       skips.add(taken.skipped, taken.problems, { offset, attempt: failures, delayMs: Math.round(delayMs) });
-      await pause(delayMs, aborter.signal);
+      await wait(delayMs, aborter.signal);
     }
   };
 
@@ -165,8 +166,7 @@ export const startPolling = async ({
     if (offset === confirmed || refused) return;
     try {
       // Bounded, so that a stop fits in the grace period plus a moment (docker stop's 10 s).
-      const signal = AbortSignal.timeout(CONFIRM_TIMEOUT_MS) as unknown as NonNullable<Parameters<Telegram['callApi']>[2]>['signal'];
-      await bot.telegram.callApi('getUpdates', { offset, limit: 1, timeout: 0 }, { signal });
+      await bot.telegram.callApi('getUpdates', { offset, limit: 1, timeout: 0 }, { signal: callSignal(AbortSignal.timeout(CONFIRM_TIMEOUT_MS)) });
     } catch (error) {
       logger.warn({ err: error, offset }, 'could not confirm the last updates: they may be delivered again');
     }

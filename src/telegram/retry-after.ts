@@ -1,7 +1,6 @@
-import { TelegramError } from 'telegraf';
+import { TelegramError, type CallApi } from './telegraf/core.ts';
 import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
-import type { CallApi } from './bot-api-client.ts';
 import { retryAfterMs } from './retry-policy.ts';
 import { currentUpdateId, deadlineSignal, HandlerDeadlineError } from './update-scope.ts';
 

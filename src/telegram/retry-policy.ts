@@ -1,4 +1,4 @@
-import { TelegramError } from 'telegraf';
+import { TelegramError } from './telegraf/core.ts';
 import { MalformedUpdatesError } from './update-schema.ts';
 
 import { backoffDelay, type Backoff } from '../backoff.ts';

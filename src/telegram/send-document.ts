@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { TelegramError, type Telegram } from 'telegraf';
+import { callSignal, TelegramError, type Telegram } from './telegraf/core.ts';
 import { z } from 'zod';
 import { TelegramHttpError } from './errors.ts';
 
@@ -89,8 +89,6 @@ export type DocumentPayload = {
   document: { filename: string; path: string; type?: string };
 };
 
-type CallSignal = NonNullable<Parameters<Telegram['callApi']>[2]>['signal'];
-
 export type SendDocumentOptions = {
   /** Gives the upload up (the bot stopping): rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -110,9 +108,8 @@ export const sendDocument = async (
   const file = { source: document.path, filename: document.filename, ...(document.type === undefined ? {} : { contentType: document.type }) };
   let result: unknown;
   try {
-    // Telegraf types its signal as the abort-controller package's: the same object at run time.
-    const either = (signal === undefined ? deadline : AbortSignal.any([signal, deadline])) as unknown as CallSignal;
-    result = await telegram.callApi('sendDocument', { ...fields, document: file }, { signal: either });
+    const either = signal === undefined ? deadline : AbortSignal.any([signal, deadline]);
+    result = await telegram.callApi('sendDocument', { ...fields, document: file }, { signal: callSignal(either) });
   } catch (error) {
     if (signal?.aborted === true) throw error;
     if (deadline.aborted) throw new DocumentUploadTimeoutError(size, timeoutMs, { cause: error });

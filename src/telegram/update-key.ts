@@ -1,4 +1,4 @@
-import type { Update } from 'telegraf/types';
+import type { Update } from './telegraf/core.ts';
 
 // Only update_id is checked at the edge, so any field here may be missing, null or of the wrong
 // type: every read is guarded, and an update that cannot be keyed runs unkeyed rather than throw.

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { Update } from 'telegraf/types';
+import type { Update } from './telegraf/core.ts';
 
 // Updates as they arrive, checked at the edge: only what the runner relies on (an object with a
 // usable update_id); the rest is Telegraf's to read.

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Telegram } from 'telegraf';
-import type { Convenience, Update } from 'telegraf/types';
+import type { Telegram, Update, UpdateType } from './telegraf/core.ts';
 import { shortHash } from '../short-hash.ts';
 import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
@@ -34,7 +33,7 @@ export type WebhookOptions = {
   /** The bot token, which the generated secret and path are derived from. */
   botToken: string;
   /** Always sent, so a list left over from an earlier setWebhook never applies. */
-  allowedUpdates: readonly Convenience.UpdateType[];
+  allowedUpdates: readonly UpdateType[];
   coordination: WebhookCoordination;
   /** How the Telegram calls are made, e.g. retried at start-up; once by default. */
   attempt?: StartUpRetry;

@@ -1,12 +1,13 @@
 import type { Logger } from 'pino';
-import { watchPageCost, type MemoryBudget } from '../memory-budget.ts';
+import type { MemoryBudget } from '../memory-budget.ts';
+import { watchPageCost } from '../portal/page-cost.ts';
 import type { PortalClient } from '../portal/client.ts';
 import { outcomeOf } from '../portal/resilience/intercept.ts';
 import type { ClaimedTarget, Watch, WatchStore } from '../store/watch-store.ts';
 import { readStored, snapshotSchema, type ChangeSet } from './changes.ts';
 import { diffSnapshots } from './diff.ts';
-import { fetchAll, RecordsTooLargeError, watchedRecords } from './fetch-all.ts';
-import { snapshotOf } from './snapshot.ts';
+import { fetchAll, RecordsTooLargeError } from '../portal/fetch-all.ts';
+import { snapshotOf, watchedRecords } from './snapshot.ts';
 
 /** What the poller reports, for metrics: one poll's outcome, the records it found changed. */
 export type PollerEvents = {

@@ -1,4 +1,4 @@
-import { TelegramError } from 'telegraf';
+import { TelegramError } from '../telegram/telegraf/core.ts';
 
 // How Telegram refuses a notification, by what the bot does about it.
 

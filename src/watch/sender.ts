@@ -1,17 +1,15 @@
 import type { Logger } from 'pino';
-import { TelegramError } from 'telegraf';
-import type { InlineKeyboardButton } from 'telegraf/types';
+import { TelegramError, type BotApiParams } from '../telegram/telegraf/core.ts';
 import { backoffDelay } from '../backoff.ts';
 import type { Locale } from '../i18n.ts';
 import type { Awaitable } from '../store/store.ts';
 import type { Notification, WatchStore } from '../store/watch-store.ts';
+import type { View } from '../telegram/view.ts';
 import { changeSetSchema, readStored, type ChangeSet } from './changes.ts';
 import { isQuiet, type QuietHours } from './quiet-hours.ts';
 import { isChatGone, isTopicGone, migratedTo } from './send-failures.ts';
 import { createSendLimits } from './send-limits.ts';
 
-/** A rendered notification: the message text (HTML) and its buttons. */
-export type NotificationView = { text: string; keyboard: InlineKeyboardButton[][] };
 
 export type SenderEvents = {
   /** outcome: sent, retry, paused, dropped. */
@@ -23,9 +21,9 @@ export type SenderEvents = {
 export type SenderOptions = {
   store: WatchStore;
   /** Sends one message; rejects with Telegram's error (a TelegramError when Telegram answered). */
-  sendMessage(payload: Record<string, unknown>): Promise<unknown>;
+  sendMessage(payload: BotApiParams<'sendMessage'>): Promise<unknown>;
   /** The message for a notification, in `locale` (the one `localeOf` chose). */
-  render(changes: ChangeSet, notification: Notification, locale: Locale): NotificationView;
+  render(changes: ChangeSet, notification: Notification, locale: Locale): View;
   /** The language to speak, chosen at send time (the group's as it is now); default: the notification's own. */
   localeOf?: (notification: Notification) => Awaitable<Locale>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -84,8 +82,8 @@ export const createSender = ({
   const ids = (notification: Notification) => ({ notificationId: notification.id, chatId: notification.chatId, watchId: notification.watchId });
 
   /** Sends to the notification's topic, or to its chat when the topic is gone. */
-  const send = async (notification: Notification, view: NotificationView, at: number): Promise<void> => {
-    const payload = {
+  const send = async (notification: Notification, view: View, at: number): Promise<void> => {
+    const payload: BotApiParams<'sendMessage'> = {
       chat_id: notification.chatId,
       text: view.text,
       parse_mode: 'HTML',
@@ -130,7 +128,7 @@ export const createSender = ({
       await store.postpone(claimed.id, at + wait);
       return;
     }
-    let view: NotificationView;
+    let view: View;
     try {
       view = render(changes, claimed, await localeOf(claimed));
     } catch (error) {

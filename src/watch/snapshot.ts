@@ -1,7 +1,7 @@
 import { specDocuments } from '../portal/documents.ts';
 import type { Order, Specification } from '../portal/schemas.ts';
 import type { RecordSnapshot, Snapshot, Value } from './changes.ts';
-import type { AllRecords } from './fetch-all.ts';
+import type { AllRecords } from '../portal/fetch-all.ts';
 import { day, money, metres, quantity, text, tonnes } from './normalize.ts';
 
 // What a watch keeps of each record: only what a sales manager cares about, normalised (see
@@ -106,4 +106,12 @@ export const snapshotOf = (records: AllRecords | SnapshotRecords): Snapshot => {
   const byId: Snapshot['records'] = {};
   for (const snapshot of snapshots) if (!Object.hasOwn(byId, snapshot.sapId)) byId[snapshot.sapId] = snapshot;
   return { resource: records.resource, records: byId };
+};
+
+/** The records of a watch: all of its query's, or for a watch of one record only that one. */
+export const watchedRecords = (all: AllRecords, sapId: string | undefined): AllRecords => {
+  if (sapId === undefined) return all;
+  return all.resource === 'order'
+    ? { ...all, items: all.items.filter((item) => item.SAP_ID === sapId) }
+    : { ...all, items: all.items.filter((item) => item.SAP_ID === sapId) };
 };

@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import type { Update } from 'telegraf/types';
+import type { Update } from '../../src/telegram/telegraf/core.ts';
 import { describe, expect, it } from 'vitest';
 import { chatOf, createChatOrder } from '../../src/app/chat-order.ts';
 import { postgresBackend } from '../store/store-backends.ts';

@@ -1,4 +1,4 @@
-import { Telegram } from 'telegraf';
+import { Telegram } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { setCommandMenusOnce } from '../../src/app/command-menus.ts';
 import type { Store } from '../../src/store/store.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { POLLING_LEASE, startPollingLeadership, type PollingLeadership } from '../../src/app/leader.ts';
 import { createMetricsRegistry } from '../../src/metrics/registry.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { CoordinationStore } from '../../src/store/store.ts';
 import { startPolling } from '../../src/telegram/polling-runner.ts';
 import { useTempDirs } from '../store/support.ts';

@@ -43,6 +43,25 @@ describe('repeat', () => {
     await rounding.stop();
   });
 
+  it('is settled once the round under way, and the one asked for meanwhile, have ended; it goes on repeating', async () => {
+    const { step, rounds } = controlledStep();
+    const rounding = repeat(step, 60_000, pino({ level: 'silent' }));
+    rounding.run();
+    rounding.run();
+    let settled = false;
+    const settling = rounding.settled().then(() => (settled = true));
+    rounds[0]!.resolve();
+    await settle();
+    expect(rounds).toHaveLength(2);
+    expect(settled).toBe(false);
+    rounds[1]!.resolve();
+    await settling;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(rounds).toHaveLength(3);
+    rounds[2]!.resolve();
+    await rounding.stop();
+  });
+
   it('asked while a round is under way, runs again at once when it ends, once for any number of asks', async () => {
     const { step, rounds } = controlledStep();
     const rounding = repeat(step, 60_000, pino({ level: 'silent' }));

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startReceiving, type Receiving } from '../../src/app/telegram.ts';
 import { createMetricsRegistry } from '../../src/metrics/registry.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { startRoundRobinProxy } from '../support/round-robin-proxy.ts';
 import { useTempDirs } from '../store/support.ts';
 import { startDroppingProxy } from '../telegram/dropping-proxy.ts';

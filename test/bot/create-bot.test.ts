@@ -1,7 +1,8 @@
 import { pino } from 'pino';
-import type { Update, UserFromGetMe } from 'telegraf/types';
+import type { Update, UserFromGetMe } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBot } from '../../src/bot/create-bot.ts';
+import { createExports } from '../../src/export/exports.ts';
 import { parseConfig } from '../../src/config.ts';
 import type { BotDeps } from '../../src/bot/create-bot.ts';
 
@@ -37,7 +38,8 @@ describe('createBot', () => {
       settings: { user: async () => held.then(() => ({})), chatLocale: async () => undefined },
       queries: {},
     } as unknown as BotDeps['store'];
-    const bot = createBot({ token: '123456:ABCDEFGHIJKLMNOPQRSTUV', config, portal: {} as BotDeps['portal'], store, logger, demo: false });
+    const exports = createExports({ portal: {} as BotDeps['portal'], ...config.export, logger, now: () => new Date() });
+    const bot = createBot({ token: '123456:ABCDEFGHIJKLMNOPQRSTUV', config, portal: {} as BotDeps['portal'], store, logger, demo: false, exports });
     bot.botInfo = BOT_INFO;
 
     let finished = false;

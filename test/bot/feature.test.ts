@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { Context, Telegram } from 'telegraf';
-import type { Update, UserFromGetMe } from 'telegraf/types';
+import { Context, Telegram } from '../../src/telegram/telegraf/core.ts';
+import type { Update, UserFromGetMe } from '../../src/telegram/telegraf/core.ts';
 import type { BotContext } from '../../src/bot/context.ts';
 import { chain, createFeature } from '../../src/bot/feature.ts';
 

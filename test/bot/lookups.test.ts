@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createLookups } from '../../src/bot/lookups.ts';
 import type { PortalClient } from '../../src/portal/client.ts';
-import type { Query } from '../../src/portal/query.ts';
+import type { Query } from '../../src/query.ts';
 
 const unusedPortal: PortalClient = {
   listOrders: () => Promise.reject(new Error('no portal call expected')),

@@ -3,13 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { pino } from 'pino';
-import { Telegraf } from 'telegraf';
-import { message } from 'telegraf/filters';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BotContext } from '../../src/bot/context.ts';
 import { runConsoleChat } from '../../src/console/console-chat.ts';
 import { saveDocument } from '../../src/console/save-document.ts';
-import { installBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { createTelegraf } from '../../src/telegram/telegraf/bot.ts';
 import { sendDocument } from '../../src/telegram/send-document.ts';
 
 // The console chat's side of sendDocument: the loopback Bot API takes the multipart upload and
@@ -30,9 +28,9 @@ const SHEET = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0xff, 0x00, 0x10]);
 
 /** A bot that answers "/file <name>" with a document of that name, through the bot's own client. */
 const documentBot = (apiRoot: string, token: string) => {
-  const bot = new Telegraf<BotContext>(token, { telegram: { apiRoot }, handlerTimeout: Infinity });
-  installBotApiClient(bot, { apiRoot, token });
-  bot.on(message('text'), async (ctx) => {
+  const bot = createTelegraf<BotContext>(token, { apiRoot });
+  bot.use(async (ctx, next) => {
+    if (ctx.chat === undefined || ctx.message === undefined || !('text' in ctx.message)) return next();
     const name = ctx.message.text.replace(/^\/file\s*/, '');
     const path = join(sourceDir, 'upload.bin');
     writeFileSync(path, SHEET);

@@ -7,11 +7,11 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPortal } from '../../src/app/portal.ts';
 import { createBot } from '../../src/bot/create-bot.ts';
-import { createExports } from '../../src/bot/export/exports.ts';
+import { createExports } from '../../src/export/exports.ts';
 import { parseConfig } from '../../src/config.ts';
 import { runConsoleChat } from '../../src/console/console-chat.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { startTestPortal, type TestPortal } from '../support/test-portal.ts';
 
 // `printf '/export spec ДП-77/2026\n' | npm start`: the real bot in the console chat, its input

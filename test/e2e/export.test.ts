@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import type { User } from 'telegraf/types';
+import type { User } from '../../src/telegram/telegraf/core.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTranslator } from '../../src/i18n.ts';
 import type { Order, Specification } from '../../src/portal/schemas.ts';
@@ -306,7 +306,8 @@ describe('Excel export from a slow portal', () => {
     await h.api.waitFor(() => second.count() > 0);
     // The first page came at once: too soon for a count.
     expect(h.api.messagesIn(user.id).at(-1)?.text).toBe('Exporting…');
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    // The second page takes a little over two seconds of the harness's clock.
+    h.advance(2_100);
     second.release();
     const [document] = await documentsWhenDone(h, user.id);
     expect(document?.file_name).toBe('orders-status-production-2026-11-23.xlsx');
@@ -319,6 +320,7 @@ describe('Excel export from a slow portal', () => {
     const second = h.portal.hangWhere((url) => url.includes('STATUS=production') && url.includes('limit=20') && url.includes('offset=20'));
     h.api.sendText({ from: user, text: '/export order status production' });
     await h.api.waitFor(() => second.count() > 0);
+    // Real time: the update's deadline is a timer (HANDLER_DEADLINE_SECONDS, one second at least).
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     second.release();
     expect(await documentsWhenDone(h, user.id)).toHaveLength(1);

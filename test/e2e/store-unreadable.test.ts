@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/errors.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { SettingsStore } from '../../src/store/store.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 // Watches when the allowlists change between two runs of the bot on one store: a group's
@@ -40,10 +40,9 @@ const run = async (lists: { users: number[]; chats: number[] }) => {
   return { h, user, group };
 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Every watched query is due again; rounds of polls and sends, the sends of what they found too. */
+/** A watch interval passes on the harness's clock: every watched query is due again; rounds of polls and sends, the sends of what they found too. */
 const rounds = async (h: Harness) => {
-  await sleep(1_100);
+  h.advance(1_000);
   await h.watches().runOnce();
   await h.watches().runOnce();
 };

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { exportFileName, MAX_VALUE_PART } from '../../src/export/file-name.ts';
 import { transliterate } from '../../src/export/transliterate.ts';
 import { parseLookupArgs } from '../../src/bot/lookup-args.ts';
-import type { Query } from '../../src/portal/query.ts';
+import type { Query } from '../../src/query.ts';
 
 const queryOf = (resource: Query['resource'], args: string): Query => {
   const parsed = parseLookupArgs(resource, args);

@@ -1,4 +1,4 @@
-import type { User } from 'telegraf/types';
+import type { User } from '../../src/telegram/telegraf/core.ts';
 import { describe, expect, it } from 'vitest';
 import type { BotProcess } from '../support/bot-process.ts';
 import { serveLargeOrders } from '../support/large-records.ts';

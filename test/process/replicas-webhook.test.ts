@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { POSTGRES_MIGRATIONS } from '../../src/store/postgres-schema.ts';
+import { POSTGRES_MIGRATIONS } from '../../src/store/postgres/schema.ts';
 import type { BotMessage } from '../support/bot-api/index.ts';
 import { terminate, type BotProcess } from '../support/bot-process.ts';
 import { useBotProcesses } from '../support/process-fixture.ts';

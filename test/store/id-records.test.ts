@@ -1,11 +1,11 @@
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { createIdRecords } from '../../src/store/id-records.ts';
-import { createMemoryLimits } from '../../src/store/memory-limits.ts';
-import { migrate } from '../../src/store/migrations.ts';
+import { createMemoryLimits } from '../../src/store/sqlite/limits.ts';
+import { migrate } from '../../src/store/sqlite/migrations.ts';
 import { cacheSettings } from '../../src/store/settings-cache.ts';
-import { createSqliteSettingsStore } from '../../src/store/sqlite-settings.ts';
-import { createSqliteWatchStore } from '../../src/store/sqlite-watches.ts';
+import { createSqliteSettingsStore } from '../../src/store/sqlite/settings.ts';
+import { createSqliteWatchStore } from '../../src/store/sqlite/watches.ts';
 import { cacheWatches } from '../../src/store/watch-cache.ts';
 
 /** A table of the given bound with two columns. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Query } from '../../src/portal/query.ts';
+import type { Query } from '../../src/query.ts';
 import { queryKey } from '../../src/store/query-store.ts';
 import { usePlace, type Backend } from './store-backends.ts';
 import { createClock, DAY, HOUR } from './support.ts';

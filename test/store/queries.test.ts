@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Query } from '../../src/portal/query.ts';
+import type { Query } from '../../src/query.ts';
 import { describeQueriesContract } from './queries-contract.ts';
 import { postgresBackend, sqliteBackend, usePlace } from './store-backends.ts';
 

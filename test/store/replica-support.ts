@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
 import type { Store } from '../../src/store/store.ts';
 
 // Two PostgreSQL replicas on one database, as settings-replicas and watch-replicas tests open

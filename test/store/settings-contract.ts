@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../src/i18n.ts';
-import type { PageSize } from '../../src/portal/query.ts';
+import type { PageSize } from '../../src/query.ts';
 import { failure, usePlace, type Backend } from './store-backends.ts';
 
 // What every store's settings must do, whatever keeps them: run by settings.test.ts for each

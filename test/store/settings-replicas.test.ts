@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { freshDatabase } from '../support/pg-database.ts';
 import { heard, openReplica, RECONNECT_MS, unheard, type Line } from './replica-support.ts';
-import { createPool } from '../../src/store/postgres-pool.ts';
+import { createPool } from '../../src/store/postgres/pool.ts';
 
 // Two replicas on one database, each keeping settings in memory: a change made through one is
 // read by the other within a second, also after the connection that hears changes was lost.

@@ -1,8 +1,8 @@
 import { pino } from 'pino';
 import { afterEach, beforeEach } from 'vitest';
-import { createPool } from '../../src/store/postgres-pool.ts';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { createPool } from '../../src/store/postgres/pool.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 import { useTempDirs, withRawDb } from './support.ts';

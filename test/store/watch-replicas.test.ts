@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createPool } from '../../src/store/postgres-pool.ts';
+import { createPool } from '../../src/store/postgres/pool.ts';
 import { freshDatabase } from '../support/pg-database.ts';
 import { heard, openReplica, RECONNECT_MS, unheard, type Line } from './replica-support.ts';
 import { added, CONTRACT, GROUP, KEY, newWatch, PRIVATE, T0 } from './watch-contract-support.ts';

@@ -235,7 +235,7 @@ describe('setWebhook and getWebhookInfo', () => {
     expect(refused).toEqual({ status: 429, body: { ok: false, error_code: 429, description: 'Too Many Requests: retry after 1', parameters: { retry_after: 1 } } });
     await ok('deleteWebhook');
     await ok('deleteWebhook');
-    await sleep(1000);
+    api.advanceTime(1);
     await ok('setWebhook', { url: HOOK, secret_token: 'two' });
     expect(api.webhookSets()).toBe(2);
     expect(api.callsTo('setWebhook')).toHaveLength(3);

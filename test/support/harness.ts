@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import type { User } from 'telegraf/types';
 import { createBot } from '../../src/bot/create-bot.ts';
+import { createExports } from '../../src/export/exports.ts';
 import { setCommandMenus } from '../../src/bot/commands-menu.ts';
 import { parseConfig } from '../../src/config.ts';
 import { openPortal } from '../../src/app/portal.ts';
 import { startReceiving } from '../../src/app/telegram.ts';
-import { startWatches } from '../../src/app/watches.ts';
+import { startWatchLoop } from '../../src/app/watch-loop.ts';
 import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startBotApi, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';
@@ -26,12 +27,19 @@ export type HarnessOptions = {
   openStore?: (dataDir: string) => Store;
 };
 
+/** Where the harness's clock starts: 14:05 in Moscow, TIME_ZONE's default. */
+export const HARNESS_START = new Date('2026-11-23T11:05:00Z');
+
 export const startHarness = async ({ env = {}, demo = false, openStore = (dir) => openSqliteStore({ dataDir: dir }) }: HarnessOptions = {}) => {
   const api = await startBotApi();
   const testPortal = await startTestPortal();
   const dataDir = mkdtempSync(join(tmpdir(), 'bot-store-'));
-  /** The bot's clock; tests move it to see "updated" change. */
-  const clock = { now: new Date('2026-11-23T11:05:00Z') };
+  /**
+   * The bot's clock, standing still until a test moves it: what views say ("updated"), exports'
+   * progress, the watch loop's polls and sends, the portal's breaker. Timers (long polls, deadlines) run in real time.
+   */
+  const clock = { now: HARNESS_START };
+  const nowMs = () => clock.now.getTime();
   const config = parseConfig({
     BOT_TOKEN: api.token,
     TELEGRAM_API_ROOT: api.apiRoot,
@@ -48,12 +56,14 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   if (config.portal.kind !== 'remote') throw new Error('the harness always configures a portal');
   const metrics = createBotMetrics();
-  const portal = await openPortal(config.portal, logger, metrics);
+  const portal = await openPortal(config.portal, logger, metrics, { now: nowMs });
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
     const store = openStore(config.dataDir);
-    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now });
+    // As main.ts: the process's exports made once, beside the bot; they run on the bot's clock here.
+    const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => clock.now, clock: nowMs });
+    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({
       bot,
@@ -65,7 +75,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
       leaderLeaseMs: config.leaderLeaseMs,
     });
     await api.waitForPolling();
-    const watches = startWatches({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics });
+    const watches = startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, now: nowMs });
     const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
     return {
       inFlight: receiving.inFlight,
@@ -125,7 +135,11 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     press,
     settle,
     button,
-    /** The running bot's watches: `runOnce()` polls what is due and sends what is pending, now. */
+    /** Moves the clock on by `ms`, as that much time passing would. */
+    advance(ms: number) {
+      clock.now = new Date(nowMs() + ms);
+    },
+    /** The running bot's watch loop: `runOnce()` polls what is due and sends what is pending, now. */
     watches: () => instance.watches,
     /** Stops the bot (gracefully); `up` starts it again on the same data directory. */
     async down() {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { TelegramError } from 'telegraf';
+import { TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBotApiClient, toJsonBody } from '../../src/telegram/bot-api-client.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';

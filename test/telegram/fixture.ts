@@ -1,9 +1,7 @@
 import { pino } from 'pino';
-import { Telegraf } from 'telegraf';
-import { message } from 'telegraf/filters';
 import { startBotApi } from '../support/bot-api/index.ts';
 import type { BotApi } from '../support/bot-api/index.ts';
-import { installBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { createTelegraf } from '../../src/telegram/telegraf/bot.ts';
 import { startPolling } from '../../src/telegram/polling-runner.ts';
 import type { PollingOptions, Runner } from '../../src/telegram/polling-runner.ts';
 
@@ -31,18 +29,13 @@ export const until = async (probe: () => boolean, timeoutMs = 3000): Promise<voi
 
 /** A tiny bot: every text message goes to `onText`; errors reach the runner instead of Telegraf's exit code. */
 export const createTestBot = (api: BotApi, onText: (update: TextUpdate) => Promise<void>, apiRoot = api.apiRoot) => {
-  // As createBot does: no Telegraf timeout, Bot API calls through the bot's own client.
-  const bot = new Telegraf(api.token, { telegram: { apiRoot }, handlerTimeout: Infinity });
-  installBotApiClient(bot, { apiRoot, token: api.token });
-  bot.on(message('text'), (ctx) =>
-    onText({
-      updateId: ctx.update.update_id,
-      chatId: ctx.chat.id,
-      userId: ctx.from.id,
-      text: ctx.message.text,
-      reply: (text) => ctx.reply(text),
-    }),
-  );
+  // As createBot makes it: no Telegraf timeout, Bot API calls through the bot's own client.
+  const bot = createTelegraf(api.token, { apiRoot });
+  bot.use((ctx, next) => {
+    const { chat, from, message } = ctx;
+    if (chat === undefined || from === undefined || message === undefined || !('text' in message)) return next();
+    return onText({ updateId: ctx.update.update_id, chatId: chat.id, userId: from.id, text: message.text, reply: (text) => ctx.reply(text) });
+  });
   bot.catch((error) => {
     throw error;
   });

@@ -1,8 +1,7 @@
-import { Telegraf } from 'telegraf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPolling } from '../../src/telegram/polling-runner.ts';
 import { startDroppingProxy } from './dropping-proxy.ts';
-import { installBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { createTelegraf } from '../../src/telegram/telegraf/bot.ts';
 import { createTestBot, sleep, startFixture } from './fixture.ts';
 import type { Fixture } from './fixture.ts';
 
@@ -104,8 +103,7 @@ describe('getUpdates failures', () => {
   });
 
   it('rejects at once when the token is refused at start', async () => {
-    const bot = new Telegraf('123456:not-the-token', { telegram: { apiRoot: f.api.apiRoot } });
-    installBotApiClient(bot, { apiRoot: f.api.apiRoot, token: '123456:not-the-token' });
+    const bot = createTelegraf('123456:not-the-token', { apiRoot: f.api.apiRoot });
 
     await expect(startPolling({ bot, logger: f.logger })).rejects.toMatchObject({ code: 401 });
     expect(f.api.callsTo('getUpdates')).toHaveLength(0);

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { User } from 'telegraf/types';
+import type { User } from '../../src/telegram/telegraf/core.ts';
 import { startDroppingProxy } from './dropping-proxy.ts';
-import { createTestBot, sleep, startFixture, until } from './fixture.ts';
+import { createTestBot, startFixture, until } from './fixture.ts';
 import type { Fixture } from './fixture.ts';
 
 let f: Fixture;
@@ -123,11 +123,18 @@ describe('updates at the edge', () => {
     const { proxy, handled, bot } = await startBehindProxy();
     const user = f.api.createUser();
     proxy.answerPollsForever({ ok: true, result: [{ update_id: B + 5, message: message(user, 'five') }] });
-    await f.start({ bot, backoff: { baseMs: 100, maxMs: 400, random: () => 1 } });
+    // The runner's waits, recorded: the fifth holds until the runner stops.
+    const waits: number[] = [];
+    const pause = async (ms: number, signal: AbortSignal) => {
+      waits.push(ms);
+      if (waits.length >= 5) await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+    };
+    await f.start({ bot, backoff: { baseMs: 100, maxMs: 400, random: () => 1 }, pause });
 
-    await sleep(1000);
+    await until(() => waits.length === 5);
+    expect(waits).toEqual([100, 200, 400, 400, 400]);
     expect(handled.map((update) => update.text)).toEqual(['five']);
-    expect(offsets(proxy).length).toBeLessThan(10);
+    expect(offsets(proxy)).toHaveLength(6);
     expect(f.logs.filter((line) => (line.level as number) >= 40)).toHaveLength(1);
     expect(skipLines()[0]).toMatchObject({ repeated: 1, attempt: 1, delayMs: 100 });
   });
@@ -179,9 +186,11 @@ describe('getUpdates 429 with retry_after 0', () => {
     const user = f.api.createUser();
     const handled: string[] = [];
     f.api.failNext('getUpdates', { error_code: 429, retry_after: 0 }, { times: 3 });
-    await f.start({ bot: createTestBot(f.api, async (update) => void handled.push(update.text)) });
+    const waits: number[] = [];
+    await f.start({ bot: createTestBot(f.api, async (update) => void handled.push(update.text)), pause: async (ms) => void waits.push(ms) });
     f.api.sendText({ from: user, text: 'hi' });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    expect(f.api.callsTo('getUpdates').length).toBeLessThanOrEqual(3);
+    await until(() => handled.includes('hi'));
+    expect(waits).toEqual([1000, 1000, 1000]);
+    expect(f.api.callsTo('getUpdates').filter((call) => call.response.ok === false)).toHaveLength(3);
   });
 });

@@ -1,7 +1,7 @@
 import { pino } from 'pino';
-import { TelegramError } from 'telegraf';
+import { TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { describe, expect, it } from 'vitest';
-import type { CallApi } from '../../src/telegram/bot-api-client.ts';
+import type { CallApi } from '../../src/telegram/telegraf/core.ts';
 import { retryingRateLimits } from '../../src/telegram/retry-after.ts';
 import { HandlerDeadlineError, runInUpdateScope } from '../../src/telegram/update-scope.ts';
 

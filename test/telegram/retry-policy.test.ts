@@ -1,4 +1,4 @@
-import { TelegramError } from 'telegraf';
+import { TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../../src/backoff.ts';
 import { classifyPollError, DEFAULT_BACKOFF } from '../../src/telegram/retry-policy.ts';

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Telegram } from 'telegraf';
+import { Telegram } from '../../src/telegram/telegraf/core.ts';
 import { createBotApiClient } from '../../src/telegram/bot-api-client.ts';
 import { sendDocument } from '../../src/telegram/send-document.ts';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
-import { Telegram, TelegramError } from 'telegraf';
+import { Telegram, TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createBotApiClient } from '../../src/telegram/bot-api-client.ts';
 import { TelegramHttpError } from '../../src/telegram/errors.ts';

@@ -1,6 +1,5 @@
-import { Telegraf } from 'telegraf';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installBotApiClient } from '../../src/telegram/bot-api-client.ts';
+import { createTelegraf } from '../../src/telegram/telegraf/bot.ts';
 import { startPolling } from '../../src/telegram/polling-runner.ts';
 import { startDroppingProxy } from './dropping-proxy.ts';
 import { createTestBot, startFixture } from './fixture.ts';
@@ -53,8 +52,7 @@ describe('start-up of polling', () => {
   });
 
   it('gives up at once on a 401', async () => {
-    const bot = new Telegraf('123456:not-the-token', { telegram: { apiRoot: f.api.apiRoot } });
-    installBotApiClient(bot, { apiRoot: f.api.apiRoot, token: '123456:not-the-token' });
+    const bot = createTelegraf('123456:not-the-token', { apiRoot: f.api.apiRoot });
     await expect(startPolling({ bot, logger: f.logger, backoff: { baseMs: 20, maxMs: 100 } })).rejects.toMatchObject({ code: 401 });
     expect(f.api.callsTo('getMe')).toHaveLength(1);
   });

@@ -1,4 +1,4 @@
-import type { Update } from 'telegraf/types';
+import type { Update } from '../../src/telegram/telegraf/core.ts';
 import { describe, expect, it } from 'vitest';
 import { updateKey } from '../../src/telegram/update-key.ts';
 

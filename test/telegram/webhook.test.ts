@@ -1,8 +1,8 @@
 import { pino } from 'pino';
-import { Telegram } from 'telegraf';
+import { Telegram } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../src/store/postgres-store.ts';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openPostgresStore } from '../../src/store/postgres/store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import type { Store } from '../../src/store/store.ts';
 import { createStartUpRetry } from '../../src/telegram/start-up.ts';
 import { setupWebhook, WEBHOOK_KEYS } from '../../src/telegram/webhook.ts';

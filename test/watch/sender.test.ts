@@ -1,7 +1,7 @@
 import { pino } from 'pino';
-import { TelegramError } from 'telegraf';
+import { TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openSqliteStore } from '../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { targetKey } from '../../src/store/target-key.ts';
 import type { WatchTarget } from '../../src/store/watch-store.ts';
 import type { ChangeSet } from '../../src/watch/changes.ts';

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../../i18n.ts';
-import { parseLookupValue } from '../lookup-args.ts';
-import { ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../../portal/query.ts';
+import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../../query.ts';
 
 // The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
 //   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
@@ -52,8 +51,7 @@ const ref = z.string().transform((text, ctx): QueryRef => {
   const filter = resource ? FILTERS[resource][Number(inline?.[2])] : undefined;
   const value = inline?.[3] ?? '';
   // Exactly the value a typed command would give: a button is no way around its checks.
-  const checked = filter && PRINTABLE_ASCII.test(value) ? parseLookupValue(filter, value) : undefined;
-  if (!resource || !filter || !checked?.ok || checked.value !== value) {
+  if (!resource || !filter || !PRINTABLE_ASCII.test(value) || !isQueryValue(filter, value)) {
     ctx.addIssue({ code: 'custom', message: 'not a query reference' });
     return z.NEVER;
   }

@@ -1,11 +1,39 @@
+import type { ExportPlace, Exports } from '../../export/exports.ts';
+import type { QueryRef } from '../callback-data/codec.ts';
+import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
-import type { Exports } from '../export/exports.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
 import type { Lookups } from '../lookups.ts';
 import { replyOptions } from '../reply.ts';
-import { renderExportUsage } from '../views/export.ts';
+import { exportViews, renderExportUsage } from '../views/export.ts';
 
+/** The message an export answers: the command, or the message whose button was pressed. */
+const messageOf = (ctx: BotContext) => ctx.message ?? ctx.callbackQuery?.message;
+
+/** The forum topic of that message, where the progress and the file go too. */
+const topicOf = (ctx: BotContext): number | undefined => {
+  const message = messageOf(ctx);
+  return message && 'is_topic_message' in message && message.is_topic_message ? message.message_thread_id : undefined;
+};
+
+/** Where the export of this update runs (src/export/exports.ts takes plain values); "Try again" starts `ref` again. */
+const placeOf = (ctx: BotContext, chatId: number, ref: QueryRef): ExportPlace => {
+  const threadId = topicOf(ctx);
+  const replyTo = ctx.chat?.type === 'private' ? undefined : messageOf(ctx)?.message_id;
+  return {
+    telegram: ctx.telegram,
+    chatId,
+    ...(threadId === undefined ? {} : { threadId }),
+    ...(replyTo === undefined ? {} : { replyTo }),
+    userId: ctx.from?.id ?? chatId,
+    fmt: ctx.fmt,
+    views: exportViews(ctx.t, ctx.fmt, ref),
+  };
+};
+
+/** The user's turn: one export of theirs at a time. */
+const turnOf = (ctx: BotContext, exports: Exports) => exports.take(ctx.from?.id ?? ctx.chat?.id ?? 0);
 /** `/export …` and 📊 Excel under results (and its "Try again"): every record of a query as an .xlsx file. */
 export const createExportFeature = ({ lookups, exports }: { lookups: Lookups; exports: Exports }) => {
   const feature = createFeature();
@@ -14,17 +42,18 @@ export const createExportFeature = ({ lookups, exports }: { lookups: Lookups; ex
     const args = parseResourceArgs(ctx.payload);
     if (!args.ok) return ctx.reply(renderExportUsage(args, ctx.t), replyOptions(ctx));
     const ref = await lookups.refFor(args.query);
-    const turn = exports.take(ctx);
+    const turn = turnOf(ctx, exports);
     if (!turn) return ctx.reply(ctx.t('export.running'), replyOptions(ctx));
-    exports.run(ctx, turn, args.query, ref);
+    exports.run(placeOf(ctx, ctx.chat.id, ref), turn, args.query);
   });
 
   feature.use(
     onCallback('export', async (ctx, action) => {
       const query = await lookups.resolve(action.ref);
       // A message sent in inline mode has no chat to send the file to.
-      if (!query || ctx.chat === undefined) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
-      const turn = exports.take(ctx);
+      const chatId = ctx.chat?.id;
+      if (!query || chatId === undefined) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
+      const turn = turnOf(ctx, exports);
       if (!turn) return ctx.answerOnce(ctx.t('export.running'), true);
       try {
         await ctx.answerOnce(ctx.t('export.preparing'));
@@ -32,7 +61,7 @@ export const createExportFeature = ({ lookups, exports }: { lookups: Lookups; ex
         turn.end();
         throw error;
       }
-      exports.run(ctx, turn, query, action.ref);
+      exports.run(placeOf(ctx, chatId, action.ref), turn, query);
     }),
   );
 

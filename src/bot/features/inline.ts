@@ -1,6 +1,5 @@
-import type { InlineQueryResult } from 'telegraf/types';
-import type { AccessOptions } from '../middleware/access.ts';
-import { isAllowedUser } from '../middleware/access.ts';
+import type { InlineQueryResult } from '../../telegram/telegraf/core.ts';
+import { isAllowedUser, type AccessOptions } from '../../access.ts';
 import { createFeature } from '../feature.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';

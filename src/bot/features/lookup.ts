@@ -1,5 +1,5 @@
 import type { Results } from '../../portal/client.ts';
-import type { Resource } from '../../portal/query.ts';
+import type { Resource } from '../../query.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
@@ -10,7 +10,8 @@ import { editView, replyOptions, replyView } from '../reply.ts';
 import { whileTyping } from '../typing.ts';
 import { renderLookup } from '../views/lookup.ts';
 import { renderUsage } from '../views/notices.ts';
-import { watchState, type Watches } from '../watches.ts';
+import type { Watches } from '../../watch/watches.ts';
+import { watchState } from '../watching.ts';
 
 /** `/order …` and `/spec …`, the ◀ ▶ and Refresh buttons under their results, and cross-links. */
 export const createLookupFeature = ({ lookups, watches, now }: { lookups: Lookups; watches: Watches; now: () => Date }) => {

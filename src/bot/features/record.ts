@@ -5,7 +5,9 @@ import { editView } from '../reply.ts';
 import { renderRecord } from '../views/record.ts';
 import { renderRecordGone } from '../views/notices.ts';
 import { recordIds, recordsOf } from '../views/resources.ts';
-import { recordTarget, watchState, type Watches } from '../watches.ts';
+import { recordTarget } from '../../watch/record-target.ts';
+import type { Watches } from '../../watch/watches.ts';
+import { watchState } from '../watching.ts';
 
 /** One record of a results page opened in full, in the same message, and its own pages. */
 export const createRecordFeature = ({ lookups, watches, now }: { lookups: Lookups; watches: Watches; now: () => Date }) => {

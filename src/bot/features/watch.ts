@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
@@ -11,7 +11,9 @@ import { recordIds, recordsOf } from '../views/resources.ts';
 import { renderWatchList, WATCH_LIST_PAGE } from '../views/watch-list.ts';
 import { renderWatchStarted, renderWatchUsage } from '../views/watch-notices.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
-import { recordTarget, type StartResult, type Watches } from '../watches.ts';
+import { recordTarget } from '../../watch/record-target.ts';
+import type { StartResult, Watches } from '../../watch/watches.ts';
+import { watcherOf } from '../watching.ts';
 import type { WatchTarget } from '../../store/watch-store.ts';
 
 /** The keyboard of the message whose button was pressed (none for a message too old to read). */
@@ -44,7 +46,7 @@ export const createWatchFeature = ({ lookups, watches, intervalMs, now }: { look
     if (ctx.payload.trim() === '') return showList(ctx, ctx.chat.id, 0, false);
     const args = parseResourceArgs(ctx.payload);
     if (!args.ok) return ctx.reply(renderWatchUsage(args, ctx.t), replyOptions(ctx));
-    const result = await whileTyping(ctx, watches.start(ctx, ctx.chat.id, { query: args.query }));
+    const result = await whileTyping(ctx, watches.start(watcherOf(ctx, ctx.chat.id), { query: args.query }));
     return ctx.reply(renderWatchStarted(result, intervalMs, ctx.t, ctx.fmt), replyOptions(ctx));
   });
 
@@ -63,7 +65,7 @@ export const createWatchFeature = ({ lookups, watches, intervalMs, now }: { look
     await ctx.answerOnce(ctx.t('watch.answer.watching'));
     const found = await target();
     if (!found) return ctx.reply(ctx.t('details.gone'), replyOptions(ctx));
-    await started(ctx, await whileTyping(ctx, watches.start(ctx, chatId, found)));
+    await started(ctx, await whileTyping(ctx, watches.start(watcherOf(ctx, chatId), found)));
   };
 
   feature.use(
@@ -92,7 +94,7 @@ export const createWatchFeature = ({ lookups, watches, intervalMs, now }: { look
     onCallback('unwatch', async (ctx, action) => {
       const chatId = ctx.chat?.id;
       // Only the chat's own watch: a forged id of another chat's watch stops nothing.
-      const stopped = chatId === undefined ? undefined : await watches.stop(ctx, chatId, action.watchId);
+      const stopped = chatId === undefined ? undefined : await watches.stop(watcherOf(ctx, chatId), action.watchId);
       if (chatId === undefined || !stopped) return ctx.answerOnce(ctx.t('errors.staleButton'), true);
       await ctx.answerOnce(ctx.t('watch.answer.stopped'));
       const keyboard = pressedKeyboard(ctx);

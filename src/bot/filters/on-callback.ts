@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { unpackCallback, type CallbackAction } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
 

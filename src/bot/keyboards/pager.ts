@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Translate } from '../../i18n.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import { pageNavigation, type PageWindow } from '../paging.ts';

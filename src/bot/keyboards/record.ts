@@ -1,8 +1,7 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Paging, Query } from '../../portal/query.ts';
+import type { Paging, Query } from '../../query.ts';
 import { canInline, packCallback, type QueryRef } from '../callback-data/codec.ts';
-import type { DetailsView } from '../views/common/details-view.ts';
 import { renderWatchButton, type WatchState } from './watch-button.ts';
 
 const MAX_MATERIAL_ROWS = 10;
@@ -15,6 +14,12 @@ const shortCode = (code: string) => code.replace(/^0+(?=\d)/, '');
 const chunk = <T>(items: T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, index) => items.slice(index * size, index * size + size));
 
+/**
+ * What a record shown in full links to (a DetailsView, src/bot/views/common/details-view.ts):
+ * the part shown, of how many; the positions' materials and the related orders on it.
+ */
+export type RecordLinks = { part: number; parts: number; positions: ReadonlyArray<{ materialSapId: string }>; relatedOrders: readonly string[] };
+
 /** Where the record stands: the page it is on (its list), its place there and its fingerprint. */
 export type RecordPlace = { list: QueryRef; paging: Paging; index: number; id: string };
 
@@ -23,7 +28,7 @@ export type RecordPlace = { list: QueryRef; paging: Paging; index: number; id: s
  * with a position's material), its own pages for long lists, Back and Refresh,
  * and 🔔/🔕 when given the watch state.
  */
-export const renderRecordKeyboard = (details: DetailsView, place: RecordPlace, t: Translate, watch?: WatchState): InlineKeyboardButton[][] => {
+export const renderRecordKeyboard = (details: RecordLinks, place: RecordPlace, t: Translate, watch?: WatchState): InlineKeyboardButton[][] => {
   const at = (part: number, refresh = false) =>
     packCallback({ type: 'record', ref: place.list, ...place.paging, index: place.index, part, id: place.id, refresh });
   // Cross-links go to SAP numbers and material codes, which travel inside the button; a code

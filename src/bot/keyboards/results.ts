@@ -1,6 +1,6 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Paging } from '../../portal/query.ts';
+import type { Paging } from '../../query.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { PageWindow } from '../paging.ts';
 import { renderPager } from './pager.ts';

@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Translate } from '../../i18n.ts';
 import { packCallback, unpackCallback, type CallbackAction } from '../callback-data/codec.ts';
 

@@ -1,13 +1,12 @@
 import type { Logger } from 'pino';
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { renderAccessDenied } from '../views/notices.ts';
 import { replyOptions } from '../reply.ts';
 import type { LimitStore } from '../../store/store.ts';
 import { createStoreTrouble } from './store-trouble.ts';
-
-export type AccessOptions = { userIds: ReadonlySet<number>; chatIds: ReadonlySet<number>; anyone: boolean };
+import { isAllowedUser, type AccessOptions } from '../../access.ts';
 
 /** A refused user hears it once per group in this time, however many commands they send. */
 export const REFUSAL_QUIET_MS = 5 * 60_000;
@@ -16,17 +15,6 @@ export const REFUSAL_QUIET_MS = 5 * 60_000;
  * make the bot spend its sending quota on refusals.
  */
 export const PRIVATE_REFUSAL_QUIET_MS = 30_000;
-
-/** A user on the list; in inline mode (no chat) only the user list counts. */
-export const isAllowedUser = (options: AccessOptions, userId: number, chatId?: number): boolean =>
-  options.anyone || options.userIds.has(userId) || (chatId !== undefined && options.chatIds.has(chatId));
-
-/**
- * Whether a chat may have watches, whose notifications everyone in it reads: a group only when it
- * is on the chat list, whoever made the watch; a private chat when its user is allowed.
- */
-export const mayWatchIn = (options: AccessOptions, chatId: number): boolean =>
-  options.anyone || options.chatIds.has(chatId) || (chatId > 0 && options.userIds.has(chatId));
 
 export type AccessDeps = { limits: LimitStore; logger: Logger; now?: () => number };
 

@@ -1,7 +1,7 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { createFormatter, type Formatter } from '../../format.ts';
 import { createTranslator, perLocale, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
-import type { PageSize } from '../../portal/query.ts';
+import type { PageSize } from '../../query.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { isQueryTooOld } from '../../telegram/errors.ts';

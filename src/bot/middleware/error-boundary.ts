@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import type { Logger } from 'pino';
 import { createTranslator, perLocale, resolveLocale, type Locale } from '../../i18n.ts';
 import { isTransient, PortalError } from '../../portal/errors.ts';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';

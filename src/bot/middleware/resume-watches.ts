@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import type { Logger } from 'pino';
 import type { WatchStore } from '../../store/watch-store.ts';
 import type { BotContext } from '../context.ts';

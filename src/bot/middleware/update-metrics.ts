@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import type { BotMetrics } from '../../metrics/bot-metrics.ts';
 import { updateTypeOf } from '../../metrics/bot-metrics.ts';
 import type { BotContext } from '../context.ts';

@@ -1,6 +1,6 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Resource } from '../../portal/query.ts';
+import type { Resource } from '../../query.ts';
 import type { RecordChange } from '../../watch/changes.ts';
 import { renderOrderChange } from './order/change.ts';
 import { renderSpecChange } from './specification/change.ts';

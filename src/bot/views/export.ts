@@ -1,15 +1,17 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Query } from '../../portal/query.ts';
 import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../telegram/send-document.ts';
-import { PortalPagesMovedError, RecordsTooLargeError } from '../../watch/fetch-all.ts';
-import { ExportStoppedError } from '../export/export-stopped.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../portal/fetch-all.ts';
+import type { ExportCaption, ExportViews } from '../../export/run-export.ts';
+import { ExportStoppedError } from '../../export/stopped.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 import { renderError, withUsage } from './notices.ts';
+import { withViews } from './resources.ts';
+import { renderNothingFound } from './results.ts';
 
 // The progress message of an Excel export, the file's caption and note, and what went wrong.
 
@@ -34,8 +36,6 @@ export const renderExportWriting = (t: Translate): View => plain(t('export.writi
  */
 export const renderExportCapped = (shown: number, total: number, t: Translate, fmt: Formatter, cut?: true): string =>
   t(cut ? 'export.cappedMemory' : 'export.capped', { shown: fmt.pieces(shown), total: fmt.pieces(total) });
-
-export type ExportCaption = { query: Query; shown: number; total: number; fetchedAt: Date; cut?: true | undefined };
 
 /** A moment no export is made on: the caption's time always comes with its date. */
 const ANOTHER_DAY = new Date(0);
@@ -78,3 +78,17 @@ export const renderExportFailed = (error: unknown, ref: QueryRef, t: Translate, 
 /** A file over Telegram's limit for bots' documents. */
 export const renderExportTooLarge = (bytes: number, maxBytes: number, t: Translate, fmt: Formatter): View =>
   plain(t('export.tooLarge', { size: megabytes(bytes, fmt), max: fmt.number(maxBytes / MEGABYTE) }));
+
+/** What an export shows (src/export/run-export.ts), in this language; "Try again" starts `ref` again. */
+export const exportViews = (t: Translate, fmt: Formatter, ref: QueryRef): ExportViews => ({
+  queued: (place) => renderExportQueued(place, t),
+  starting: () => renderExportStarting(t),
+  progress: (done, total) => renderExportProgress(done, total, t, fmt),
+  writing: () => renderExportWriting(t),
+  nothingFound: (query) => renderNothingFound(query, t, fmt),
+  capped: (shown, total, cut) => renderExportCapped(shown, total, t, fmt, cut),
+  caption: (caption) => renderExportCaption(caption, t, fmt),
+  failed: (error) => renderExportFailed(error, ref, t, fmt),
+  tooLarge: (bytes, maxBytes) => renderExportTooLarge(bytes, maxBytes, t, fmt),
+  sheets: (records) => withViews(records, (items, views) => views.exportSheets(items, t, fmt)),
+});

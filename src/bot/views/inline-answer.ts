@@ -1,4 +1,4 @@
-import type { InlineQueryResultArticle } from 'telegraf/types';
+import type { InlineQueryResultArticle } from '../../telegram/telegraf/core.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Results } from '../../portal/client.ts';

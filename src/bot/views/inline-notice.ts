@@ -1,6 +1,6 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 import { say } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { escapeHtml, toPlainText } from './common/html.ts';

@@ -4,7 +4,7 @@ import type { Results } from '../../portal/client.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import { renderResultsKeyboard } from '../keyboards/results.ts';
 import type { WatchState } from '../keyboards/watch-button.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 import { recordIds, recordsOf } from './resources.ts';
 import { renderNothingFound, renderResultsText } from './results.ts';
 

@@ -1,12 +1,12 @@
-import type { Chat } from 'telegraf/types';
+import type { Chat } from '../../telegram/telegraf/core.ts';
 import type { Translate } from '../../i18n.ts';
 import { PortalError, type PortalFailure } from '../../portal/errors.ts';
-import type { PageSize, Resource } from '../../portal/query.ts';
+import type { PageSize, Resource } from '../../query.ts';
 import { StoreUnavailableError } from '../../store/errors.ts';
 import { packCallback, type QueryRef } from '../callback-data/codec.ts';
 import type { LookupArgs } from '../lookup-args.ts';
 import { escapeHtml } from './common/html.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 
 // Short texts that are not records: refusals, usage, errors, the welcome. Plain enough to also
 // serve as a callback-query alert (no tags there).

@@ -1,17 +1,16 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Query } from '../../portal/query.ts';
+import { isQueryValue, type Query } from '../../query.ts';
 import type { WatchTarget } from '../../store/watch-store.ts';
 import type { ChangeSet, RecordChange } from '../../watch/changes.ts';
 import { canInline, packCallback } from '../callback-data/codec.ts';
-import { parseLookupValue } from '../lookup-args.ts';
 import { CHANGE_VIEWS } from './change-views.ts';
 import { joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 
 // One message per watched query per poll: what the query is, then each changed record's lines,
 // within Telegram's 4096 characters however many records changed.
@@ -21,7 +20,6 @@ const MAX_OPEN_BUTTONS = 5;
 const OPEN_BUTTONS_PER_ROW = 2;
 /** Specification numbers longer than this are no button label anyone reads. */
 const MAX_BUTTON_VALUE = 40;
-const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 
 type Block = { change: RecordChange; html: string };
 
@@ -68,10 +66,7 @@ const recordQuery = (resource: ChangeSet['resource'], change: RecordChange): Que
       ? { resource: 'order', filter: 'SAP_ID', value: change.sapId }
       : { resource: 'specification', filter: 'SPECIFICATION_NUMBER', value: typeof number === 'string' ? number : '' };
   // The codec takes back only a value a typed command would give: anything else makes a dead button.
-  const checked = parseLookupValue(query.filter, query.value);
-  const usable =
-    checked.ok && checked.value === query.value && PRINTABLE_ASCII.test(query.value) && query.value.length <= MAX_BUTTON_VALUE && canInline(query);
-  return usable ? query : undefined;
+  return isQueryValue(query.filter, query.value) && query.value.length <= MAX_BUTTON_VALUE && canInline(query) ? query : undefined;
 };
 
 const keyboardOf = (changeSet: ChangeSet, shown: readonly Block[], target: WatchTarget, watchId: number, t: Translate): InlineKeyboardButton[][] => {

@@ -5,7 +5,7 @@ import type { QueryRef } from '../callback-data/codec.ts';
 import { recordId } from '../callback-data/record-id.ts';
 import { renderRecordKeyboard } from '../keyboards/record.ts';
 import type { WatchState } from '../keyboards/watch-button.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 import { recordsOf, withViews } from './resources.ts';
 
 /**

@@ -1,7 +1,6 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Results } from '../../portal/client.ts';
-import type { OrderQuery, SpecificationQuery } from '../../portal/query.ts';
+import type { ResourceRecords, Results } from '../../portal/client.ts';
 import type { Order, Specification } from '../../portal/schemas.ts';
 import type { Sheet } from '../../export/sheet.ts';
 import type { CardOptions } from './common/card-parts.ts';
@@ -47,11 +46,6 @@ const RESOURCE_VIEWS: { order: ResourceViews<Order>; specification: ResourceView
     exportSheets: specExportSheets,
   },
 };
-
-/** Records with the query that found them, the resource telling their type. */
-export type ResourceRecords =
-  | { resource: 'order'; query: OrderQuery; items: readonly Order[] }
-  | { resource: 'specification'; query: SpecificationQuery; items: readonly Specification[] };
 
 /** The records of a page of results. */
 export const recordsOf = (results: Results): ResourceRecords =>

@@ -1,12 +1,13 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
-import type { Query } from '../../portal/query.ts';
+import type { Query } from '../../query.ts';
 import { cachedCard, type MeasuredCard } from './common/card-cache.ts';
 import { DEGRADE_STEPS, joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
-import { withViews, type ResourceRecords } from './resources.ts';
+import type { ResourceRecords } from '../../portal/client.ts';
+import { withViews } from './resources.ts';
 
 export type ResultsText = ResourceRecords & {
   total: number;

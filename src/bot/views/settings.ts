@@ -1,8 +1,8 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import { LOCALES, type Locale, type Translate } from '../../i18n.ts';
-import { PAGE_SIZES, type PageSize } from '../../portal/query.ts';
+import { PAGE_SIZES, type PageSize } from '../../query.ts';
 import { packCallback } from '../callback-data/codec.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 
 export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean };
 

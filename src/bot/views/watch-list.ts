@@ -1,10 +1,10 @@
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Watch } from '../../store/watch-store.ts';
 import { packCallback } from '../callback-data/codec.ts';
 import { pageNavigation } from '../paging.ts';
-import type { View } from './common/view.ts';
+import type { View } from '../../telegram/view.ts';
 import { describeTarget } from './watch-notices.ts';
 
 /** Watches on one page of the list, as results are paged. */

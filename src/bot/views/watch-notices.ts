@@ -2,7 +2,7 @@ import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { WatchTarget } from '../../store/watch-store.ts';
 import type { LookupArgs } from '../lookup-args.ts';
-import type { StartResult } from '../watches.ts';
+import type { StartResult } from '../../watch/watches.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { escapeHtml } from './common/html.ts';
 import { withUsage } from './notices.ts';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { PortalClient } from '../client.ts';
 import { PortalError } from '../errors.ts';
-import type { Paging, Query } from '../query.ts';
+import type { Paging, Query } from '../../query.ts';
 
 export type PortalEndpoint = keyof PortalClient;
 export type PortalCall = { endpoint: PortalEndpoint; query: Query; paging: Paging };

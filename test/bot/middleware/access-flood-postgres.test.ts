@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accessMiddleware, REFUSAL_QUIET_MS } from '../../../src/bot/middleware/access.ts';
 import { floodLimit } from '../../../src/bot/middleware/flood-limit.ts';
-import { openPostgresStore } from '../../../src/store/postgres-store.ts';
+import { openPostgresStore } from '../../../src/store/postgres/store.ts';
 import type { Store } from '../../../src/store/store.ts';
 import { freshDatabase } from '../../support/pg-database.ts';
 import { createForwarder, freePort, type Forwarder } from '../../store/tcp-forwarder.ts';

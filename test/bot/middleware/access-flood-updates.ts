@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'telegraf';
+import type { MiddlewareFn } from '../../../src/telegram/telegraf/core.ts';
 import type { BotContext } from '../../../src/bot/context.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';

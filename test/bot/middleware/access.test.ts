@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { accessMiddleware, PRIVATE_REFUSAL_QUIET_MS, REFUSAL_QUIET_MS, type AccessOptions } from '../../../src/bot/middleware/access.ts';
-import { createMemoryLimits } from '../../../src/store/memory-limits.ts';
+import type { AccessOptions } from '../../../src/access.ts';
+import { accessMiddleware, PRIVATE_REFUSAL_QUIET_MS, REFUSAL_QUIET_MS } from '../../../src/bot/middleware/access.ts';
+import { createMemoryLimits } from '../../../src/store/sqlite/limits.ts';
 import type { LimitStore } from '../../../src/store/store.ts';
 import { createChats, createClock, createLogs, unreachableLimits, type Update } from './access-flood-updates.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { floodLimit } from '../../../src/bot/middleware/flood-limit.ts';
-import { createMemoryLimits } from '../../../src/store/memory-limits.ts';
+import { createMemoryLimits } from '../../../src/store/sqlite/limits.ts';
 import type { LimitStore } from '../../../src/store/store.ts';
 import { createChats, createClock, createLogs, unreachableLimits } from './access-flood-updates.ts';
 

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { BotContext } from '../../../src/bot/context.ts';
 import { resumeWatches } from '../../../src/bot/middleware/resume-watches.ts';
-import { openSqliteStore } from '../../../src/store/sqlite-store.ts';
+import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
 import { useTempDirs } from '../../store/support.ts';
 
 const tempDir = useTempDirs();

@@ -1,4 +1,4 @@
-import { ExportStoppedError } from '../../../src/bot/export/export-stopped.ts';
+import { ExportStoppedError } from '../../../src/export/stopped.ts';
 import { describe, expect, it } from 'vitest';
 import {
   renderExportCaption,
@@ -12,7 +12,7 @@ import { createFormatter } from '../../../src/format.ts';
 import { createTranslator, type Locale } from '../../../src/i18n.ts';
 import { PortalHttpError, PortalTimeoutError } from '../../../src/portal/errors.ts';
 import { DocumentTooLargeForServerError, DocumentUploadTimeoutError } from '../../../src/telegram/send-document.ts';
-import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/watch/fetch-all.ts';
+import { PortalPagesMovedError, RecordsTooLargeError } from '../../../src/portal/fetch-all.ts';
 import { parseHtml } from '../../support/bot-api/html.ts';
 
 const kit = (locale: Locale) => ({ t: createTranslator(locale), fmt: createFormatter(locale) });

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import type { Locale } from '../../../src/i18n.ts';
-import type { OrderQuery, SpecificationQuery } from '../../../src/portal/query.ts';
+import type { OrderQuery, SpecificationQuery } from '../../../src/query.ts';
 import { renderInlineNotice } from '../../../src/bot/views/inline-notice.ts';
 import type { InlineItem } from '../../../src/bot/views/common/inline-item.ts';
 import { renderOrderInline } from '../../../src/bot/views/order/inline.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import type { InlineKeyboardButton } from 'telegraf/types';
+import type { InlineKeyboardButton } from '../../../src/telegram/telegraf/core.ts';
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator, type Locale } from '../../../src/i18n.ts';
-import type { Query } from '../../../src/portal/query.ts';
+import type { Query } from '../../../src/query.ts';
 import type { ChangeSet, RecordChange } from '../../../src/watch/changes.ts';
 import { diffSnapshots } from '../../../src/watch/diff.ts';
 import { snapshotOf } from '../../../src/watch/snapshot.ts';

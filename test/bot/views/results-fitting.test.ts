@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator } from '../../../src/i18n.ts';
-import type { OrderQuery } from '../../../src/portal/query.ts';
+import type { OrderQuery } from '../../../src/query.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/common/html.ts';
 import type * as Html from '../../../src/bot/views/common/html.ts';
 import { DEGRADE_STEPS } from '../../../src/bot/views/common/card-parts.ts';

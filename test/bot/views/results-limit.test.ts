@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createFormatter } from '../../../src/format.ts';
 import { createTranslator } from '../../../src/i18n.ts';
 import type { Locale } from '../../../src/i18n.ts';
-import type { OrderQuery, Query, SpecificationQuery } from '../../../src/portal/query.ts';
+import type { OrderQuery, Query, SpecificationQuery } from '../../../src/query.ts';
 import type { Order, Specification } from '../../../src/portal/schemas.ts';
 import { TELEGRAM_TEXT_LIMIT, visibleLength } from '../../../src/bot/views/common/html.ts';
 import { renderResultsText, type ResultsText } from '../../../src/bot/views/results.ts';

@@ -1,7 +1,7 @@
 import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
-import { DATE_FILTERS } from '../../../portal/query.ts';
-import type { OrderFilter, Query, SpecificationFilter } from '../../../portal/query.ts';
+import { DATE_FILTERS } from '../../../query.ts';
+import type { OrderFilter, Query, SpecificationFilter } from '../../../query.ts';
 import { escapeHtml, shorten } from './html.ts';
 
 const ORDER_FILTER_KEYS: Record<OrderFilter, string> = {

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import { pause } from '../backoff.ts';
+import { callBotApi, type Telegram } from '../telegram/telegraf/core.ts';
+import { mayWatchIn, type AccessOptions } from '../access.ts';
+import { renderNotification } from '../bot/views/notification.ts';
+import type { Config } from '../config.ts';
+import { createWatchMemory, type MemoryBudget } from '../memory-budget.ts';
+import { createFormatter } from '../format.ts';
+import { createTranslator, perLocale } from '../i18n.ts';
+import type { BotMetrics } from '../metrics/bot-metrics.ts';
+import type { PortalClient } from '../portal/client.ts';
+import type { SettingsStore } from '../store/store.ts';
+import type { WatchStore } from '../store/watch-store.ts';
+import { createPoller } from '../watch/poller.ts';
+import { createSender } from '../watch/sender.ts';
+import { isGroupChat } from '../watch/send-limits.ts';
+import { repeat } from './repeat.ts';
+
+/** Watched queries polled at once: two of the portal's connections at most, so user lookups come first. */
+export const WATCH_POLL_CONCURRENCY = 2;
+/** How often due polls and pending notifications are looked for (a poll that ends claims the next at once). */
+const TICK_MS = 1_000;
+/** How often the watch gauges are brought up to date. */
+const GAUGES_MS = 15_000;
+/**
+ * A notification's claim: a few seconds, renewed while it waits and is sent, so that after a crash
+ * the next process sends it within seconds; a few at a time, so that one slow send holds few.
+ */
+const SEND_LEASE_MS = 5_000;
+const SEND_BATCH = 5;
+
+/**
+ * A poll's claim outlasts the longest poll: every page of WATCH_MAX_RECORDS, each within
+ * PORTAL_TIMEOUT_MS and one retry, and a minute to spare. A poll that still outlives it cannot
+ * record (its claim token is stale) and is redone.
+ */
+export const pollLeaseMs = (maxRecords: number, portalTimeoutMs: number): number =>
+  (Math.ceil(maxRecords / 20) + 1) * (2 * portalTimeoutMs + 500) + 60_000;
+
+export type WatchLoopOptions = {
+  config: Pick<Config, 'watch' | 'timeZone'> & { access: AccessOptions; portal: { timeoutMs: number } };
+  store: WatchStore;
+  /** A group's language, read when its notification is sent (it may have changed since the watch). */
+  settings: Pick<SettingsStore, 'chatLocale'>;
+  /** The portal past its cache. */
+  portal: PortalClient;
+  telegram: Pick<Telegram, 'callApi'>;
+  logger: Logger;
+  metrics?: BotMetrics;
+  now?: () => number;
+  /** What a poll's records may take of the heap, shared with /watch; made from config.watch when not given. */
+  memory?: MemoryBudget;
+};
+
+
+/**
+ * The watches of this process: every second, the due watched queries are claimed and polled, and
+ * the pending notifications are sent. Stopping waits for the tick and the polls under way.
+ */
+export const startWatchLoop = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes) }: WatchLoopOptions) => {
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const translators = perLocale(createTranslator);
+  const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
+  const poller = createPoller({
+    store,
+    portal,
+    logger,
+    owner,
+    intervalMs: config.watch.intervalMs,
+    maxRecords: config.watch.maxRecords,
+    concurrency: WATCH_POLL_CONCURRENCY,
+    leaseMs: pollLeaseMs(config.watch.maxRecords, config.portal.timeoutMs),
+    onSlotFree: () => polls.run(),
+    memory,
+    // Notifications speak to the whole chat: a group's own place on the list decides, not who made the watch.
+    isAllowed: (watch) => mayWatchIn(config.access, watch.chatId),
+    now,
+    events: {
+      polled: (outcome: string) => metrics?.watchPolls.inc({ outcome }),
+      changed: (records: number) => {
+        metrics?.watchChanges.inc({}, records);
+        sends.run();
+      },
+    },
+  });
+  const sender = createSender({
+    store,
+    sendMessage: (payload) => callBotApi(telegram, 'sendMessage', payload),
+    render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
+    localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
+    logger,
+    isAllowed: (chatId) => mayWatchIn(config.access, chatId),
+    owner,
+    leaseMs: SEND_LEASE_MS,
+    batch: SEND_BATCH,
+    quietHours: config.watch.quietHours,
+    timeZone: config.timeZone,
+    now,
+    ...(metrics && {
+      events: {
+        outcome: (outcome: 'sent' | 'retry' | 'paused' | 'dropped') => metrics.notifications.inc({ outcome }),
+        delivered: (seconds: number) => metrics.notificationDelay.observe({}, seconds),
+      },
+    }),
+  });
+
+  const gauges = async () => {
+    if (!metrics) return;
+    const counts = await store.counts();
+    metrics.watches.set({}, counts.watches);
+    metrics.watchedTargets.set({}, counts.targets);
+    metrics.pendingNotifications.set({}, counts.pending);
+  };
+  // Polling and sending each go at their own pace: a long batch of sends never holds polls up.
+  const polls = repeat(() => poller.tick(), TICK_MS, logger);
+  const sends = repeat(() => sender.tick(), TICK_MS, logger);
+  const metering = repeat(gauges, GAUGES_MS, logger);
+
+  return {
+    /** One round now (tests): polls what is due, waits for them, sends what is pending. */
+    async runOnce(): Promise<void> {
+      await poller.tick();
+      await poller.settled();
+      // A change found asks the loop for a round of sends at once: this one comes after it.
+      await sends.settled();
+      await sender.tick();
+      await gauges();
+    },
+    /**
+     * No new round; waits for those under way and, within `graceMs`, for polls in flight. A poll
+     * cut off records nothing: its claim runs out and the next poll (here or elsewhere) redoes it.
+     */
+    async stop(graceMs = 5_000): Promise<void> {
+      const deadline = new AbortController();
+      await Promise.race([
+        Promise.all([polls.stop(), sends.stop(), metering.stop()]).then(() => poller.settled()),
+        pause(graceMs, deadline.signal),
+      ]);
+      deadline.abort();
+    },
+  };
+};
+
+export type WatchLoop = ReturnType<typeof startWatchLoop>;

@@ -1,0 +1,103 @@
+// The PostgreSQL schema's history (src/store/postgres/migrations.ts runs it). Entry i brings the
+// database from version i to i + 1. Never edit or reorder a shipped entry: append a new one.
+// Times are milliseconds since the epoch (BIGINT, read back as numbers by the pool), as in the
+// sqlite store, so both backends share one contract.
+
+export type PostgresMigration = { name: string; sql: string };
+
+export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
+  {
+    // Watch and notification ids come from identity columns, never reused: a stale "stop"
+    // button, or a late `delivered`, must not reach a newer row that got the same id.
+    name: 'queries, settings, watches, coordination and limits',
+    sql: `
+      CREATE TABLE queries (
+        key TEXT PRIMARY KEY,
+        resource TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        value TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT NOT NULL
+      );
+      CREATE INDEX queries_last_used_at ON queries (last_used_at);
+      CREATE TABLE user_settings (
+        user_id BIGINT PRIMARY KEY,
+        locale TEXT,
+        page_size INTEGER,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE chat_settings (
+        chat_id BIGINT PRIMARY KEY,
+        locale TEXT,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE watch_targets (
+        key TEXT PRIMARY KEY,
+        resource TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        value TEXT NOT NULL,
+        sap_id TEXT,
+        snapshot TEXT,
+        snapshot_at BIGINT,
+        next_poll_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_until BIGINT
+      );
+      CREATE INDEX watch_targets_next_poll_at ON watch_targets (next_poll_at);
+      CREATE TABLE watches (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        chat_id BIGINT NOT NULL,
+        thread_id BIGINT,
+        target_key TEXT NOT NULL REFERENCES watch_targets (key),
+        created_by BIGINT NOT NULL,
+        locale TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_change_at BIGINT,
+        paused_at BIGINT,
+        UNIQUE (chat_id, target_key)
+      );
+      CREATE INDEX watches_target_key ON watches (target_key);
+      CREATE TABLE notifications (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        watch_id BIGINT NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        chat_id BIGINT NOT NULL,
+        thread_id BIGINT,
+        locale TEXT NOT NULL,
+        target_key TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at BIGINT NOT NULL,
+        lease_owner TEXT,
+        lease_until BIGINT
+      );
+      CREATE INDEX notifications_next_attempt_at ON notifications (next_attempt_at);
+      CREATE INDEX notifications_watch_id ON notifications (watch_id);
+      CREATE INDEX notifications_chat_id ON notifications (chat_id);
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        until BIGINT NOT NULL
+      );
+      CREATE TABLE shared_values (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      -- Flood-limit windows and refusal quiet periods: short-lived, rebuilt by use, not worth a
+      -- write-ahead log (UNLOGGED: emptied after a crash of the server, which only forgives).
+      CREATE UNLOGGED TABLE rate_windows (
+        key TEXT PRIMARY KEY,
+        started_at BIGINT NOT NULL,
+        ends_at BIGINT NOT NULL,
+        hits INTEGER NOT NULL
+      );
+      CREATE INDEX rate_windows_ends_at ON rate_windows (ends_at);
+      CREATE UNLOGGED TABLE quiet_periods (
+        key TEXT PRIMARY KEY,
+        until BIGINT NOT NULL
+      );
+      CREATE INDEX quiet_periods_until ON quiet_periods (until);
+    `,
+  },
+];

@@ -1,0 +1,129 @@
+import type { DatabaseSync } from 'node:sqlite';
+import { StoreVersionError } from '../errors.ts';
+
+// The schema's history. Entry i brings the database from `PRAGMA user_version` i to i + 1, in a
+// transaction of its own. Never edit or reorder a shipped entry: append a new one.
+
+export type Migration = { name: string; sql: string };
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'queries and settings',
+    sql: `
+      CREATE TABLE queries (
+        key TEXT PRIMARY KEY,
+        resource TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        value TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX queries_last_used_at ON queries (last_used_at);
+      CREATE TABLE user_settings (
+        user_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        page_size INTEGER,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE chat_settings (
+        chat_id INTEGER PRIMARY KEY,
+        locale TEXT,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+  {
+    // Watch and notification ids are AUTOINCREMENT so that an id is never reused: a stale
+    // "stop" button, or a late `delivered`, must not reach a newer row that got the same id.
+    name: 'watches',
+    sql: `
+      CREATE TABLE watch_targets (
+        key TEXT PRIMARY KEY,
+        resource TEXT NOT NULL,
+        filter TEXT NOT NULL,
+        value TEXT NOT NULL,
+        sap_id TEXT,
+        snapshot TEXT,
+        snapshot_at INTEGER,
+        next_poll_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      CREATE INDEX watch_targets_next_poll_at ON watch_targets (next_poll_at);
+      CREATE TABLE watches (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        target_key TEXT NOT NULL REFERENCES watch_targets (key),
+        created_by INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_change_at INTEGER,
+        paused_at INTEGER,
+        UNIQUE (chat_id, target_key)
+      ) STRICT;
+      CREATE INDEX watches_target_key ON watches (target_key);
+      CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        locale TEXT NOT NULL,
+        target_key TEXT NOT NULL,
+        changes TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      CREATE INDEX notifications_next_attempt_at ON notifications (next_attempt_at);
+      CREATE INDEX notifications_watch_id ON notifications (watch_id);
+      CREATE INDEX notifications_chat_id ON notifications (chat_id);
+    `,
+  },
+  {
+    // What processes sharing the file agree on: leases (the one receiving updates) and values
+    // written once and read by all. Flood limits stay in memory: one file serves one receiver.
+    name: 'coordination',
+    sql: `
+      CREATE TABLE leases (
+        name TEXT PRIMARY KEY,
+        owner TEXT NOT NULL,
+        until INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE shared_values (
+        key TEXT PRIMARY KEY,
+        value TEXT NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
+];
+
+export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+
+/** Brings the database up to the last migration; returns the resulting version. */
+export const migrate = (db: DatabaseSync, migrations: readonly Migration[] = MIGRATIONS): number => {
+  const known = migrations.length;
+  for (;;) {
+    // Checked before taking the write lock, so an up-to-date database is only read.
+    const version = schemaVersion(db);
+    if (version > known) throw new StoreVersionError(version, known);
+    if (version === known) return version;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      // Read again under the lock: another process may have migrated in between.
+      const locked = schemaVersion(db);
+      const migration = migrations[locked];
+      if (locked === version && migration) {
+        db.exec(migration.sql);
+        db.exec(`PRAGMA user_version = ${locked + 1}`);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
+  }
+};

@@ -1,0 +1,122 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StoreVersionError } from '../../../src/store/errors.ts';
+import { migrate, MIGRATIONS, schemaVersion, type Migration } from '../../../src/store/sqlite/migrations.ts';
+
+const open: DatabaseSync[] = [];
+const memoryDb = () => {
+  const db = new DatabaseSync(':memory:');
+  open.push(db);
+  return db;
+};
+afterEach(() => {
+  for (const db of open.splice(0)) db.close();
+});
+
+const tables = (db: DatabaseSync) =>
+  db
+    .prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
+    .all()
+    .map((row) => row.name);
+const columns = (db: DatabaseSync, table: string) =>
+  db
+    .prepare(`SELECT name FROM pragma_table_info('${table}') ORDER BY cid`)
+    .all()
+    .map((row) => row.name);
+
+describe('migrations', () => {
+  it('builds the schema on an empty database and records its version', () => {
+    const db = memoryDb();
+    expect(schemaVersion(db)).toBe(0);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
+    expect(schemaVersion(db)).toBe(3);
+    // sqlite_sequence is SQLite's own, kept for the AUTOINCREMENT ids.
+    expect(tables(db)).toEqual([
+      'chat_settings', 'leases', 'notifications', 'queries', 'shared_values', 'sqlite_sequence', 'user_settings', 'watch_targets', 'watches',
+    ]);
+    expect(columns(db, 'leases')).toEqual(['name', 'owner', 'until']);
+    expect(columns(db, 'shared_values')).toEqual(['key', 'value', 'updated_at']);
+    expect(columns(db, 'queries')).toEqual(['key', 'resource', 'filter', 'value', 'created_at', 'last_used_at']);
+    expect(columns(db, 'user_settings')).toEqual(['user_id', 'locale', 'page_size', 'updated_at']);
+    expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at']);
+    expect(columns(db, 'watch_targets')).toEqual([
+      'key', 'resource', 'filter', 'value', 'sap_id', 'snapshot', 'snapshot_at', 'next_poll_at', 'lease_owner', 'lease_until',
+    ]);
+    expect(columns(db, 'watches')).toEqual([
+      'id', 'chat_id', 'thread_id', 'target_key', 'created_by', 'locale', 'created_at', 'last_change_at', 'paused_at',
+    ]);
+    expect(columns(db, 'notifications')).toEqual([
+      'id', 'watch_id', 'chat_id', 'thread_id', 'locale', 'target_key', 'changes', 'created_at', 'attempts', 'next_attempt_at', 'lease_owner', 'lease_until',
+    ]);
+  });
+
+  it('adds the watch tables to a database of version 1, keeping what it holds', () => {
+    const db = memoryDb();
+    expect(migrate(db, MIGRATIONS.slice(0, 1))).toBe(1);
+    db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    expect(migrate(db)).toBe(3);
+    expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
+    expect(db.prepare('SELECT count(*) AS n FROM watches').get()?.n).toBe(0);
+  });
+
+  it('adds the coordination tables to a database of version 2, keeping its watches', () => {
+    const db = memoryDb();
+    expect(migrate(db, MIGRATIONS.slice(0, 2))).toBe(2);
+    db.exec("INSERT INTO watch_targets (key, resource, filter, value, next_poll_at) VALUES ('k', 'order', 'SAP_ID', '1', 0)");
+    expect(migrate(db)).toBe(3);
+    expect(db.prepare('SELECT count(*) AS n FROM watch_targets').get()?.n).toBe(1);
+    expect(() => db.exec("INSERT INTO leases (name, owner, until) VALUES ('polling', 'a', 'soon')")).toThrow(/cannot store TEXT value in INTEGER column/);
+  });
+
+  it('makes the watch tables strict', () => {
+    const db = memoryDb();
+    migrate(db);
+    expect(() => db.exec("INSERT INTO watch_targets (key, resource, filter, value, next_poll_at) VALUES ('k', 'order', 'SAP_ID', '1', 'soon')")).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
+  });
+
+  it('leaves an up-to-date database as it is', () => {
+    const db = memoryDb();
+    migrate(db);
+    db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    expect(migrate(db)).toBe(3);
+    expect(db.prepare('SELECT count(*) AS n FROM chat_settings').get()?.n).toBe(1);
+  });
+
+  it('applies only the migrations appended since the last run', () => {
+    const db = memoryDb();
+    migrate(db);
+    db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    const next: Migration = { name: 'chat timezone', sql: 'ALTER TABLE chat_settings ADD COLUMN time_zone TEXT;' };
+    expect(migrate(db, [...MIGRATIONS, next])).toBe(4);
+    expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at', 'time_zone']);
+    expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
+  });
+
+  it('rolls a failing migration back whole, keeping the version before it', () => {
+    const db = memoryDb();
+    const broken: Migration = { name: 'broken', sql: 'CREATE TABLE half_done (id INTEGER); INSERT INTO nowhere VALUES (1);' };
+    expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow(/no such table: nowhere/);
+    expect(schemaVersion(db)).toBe(3);
+    expect(tables(db)).not.toContain('half_done');
+    expect(db.isTransaction).toBe(false);
+  });
+
+  it('refuses a database from a newer version without touching it', () => {
+    const db = memoryDb();
+    db.exec('PRAGMA user_version = 7');
+    const error = (() => {
+      try {
+        migrate(db);
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(error).toBeInstanceOf(StoreVersionError);
+    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 7, known: 3 });
+    expect((error as Error).message).toMatch(/schema version 7.*only up to 3.*newer version.*another data directory \(DATA_DIR\)/);
+    expect(tables(db)).toEqual([]);
+    expect(schemaVersion(db)).toBe(7);
+  });
+});
