@@ -1,9 +1,9 @@
 import { openAsBlob } from 'node:fs';
 import { STATUS_CODES } from '../http/node-http.ts';
-import { type FormData, loadFormData, Pool, request } from '../http/undici.ts';
 import { basename } from 'node:path';
 import type { Logger } from 'pino';
 import { Telegram, TelegramError, type Context, type Telegraf } from 'telegraf';
+import { FormData, Pool } from 'undici';
 import { TelegramHttpError } from './errors.ts';
 import { retryingRateLimits } from './retry-after.ts';
 import { callWithinDeadline } from './update-scope.ts';
@@ -50,7 +50,7 @@ const uploadsFile = (payload: object): boolean => {
 /** The payload as a multipart form, each file a lazy, disk-backed Blob. */
 const uploadForm = async (payload: object): Promise<FormData> => {
   const fields = Object.entries(payload).filter(([, value]) => value != null);
-  const form = new (await loadFormData())();
+  const form = new FormData();
   for (const [key, value] of fields) {
     if (isFileByPath(value)) {
       const file = await openAsBlob(value.source, value.contentType === undefined ? {} : { type: value.contentType });
@@ -69,7 +69,7 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.
     const form = uploadsFile(payload) ? await uploadForm(payload) : undefined;
     try {
-      return await request(pool, {
+      return await pool.request({
         path: `${base.pathname}${method}`,
         method: 'POST',
         // JSON as bytes: encoded once, where a string body is measured and then encoded again.
