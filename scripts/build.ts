@@ -57,21 +57,6 @@ const nodeTypeStripping = {
   transform: (code: string, id: string) => (id.endsWith('.ts') ? { code: stripTypeScriptTypes(code, { mode: 'strip' }), moduleType: 'js' as const, map: null } : null),
 };
 
-/**
- * A module of ours in place of what one dependency file imports as it loads (`id` imported by the
- * file whose path ends with `importer`), for what the bot needs only later or never.
- */
-const standIn = (name: string, id: string, importer: string, module: string) => {
-  const applies = (wanted: string, by: string | undefined): boolean => wanted === id && by !== undefined && by.replaceAll('\\', '/').endsWith(importer);
-  return { applies, plugin: { name, resolveId: (wanted: string, by: string | undefined) => (applies(wanted, by) ? module : null) } };
-};
-
-/** undici's HTTP/2 client requires node:http2 as it loads: loaded by the first HTTP/2 session instead. */
-const lazyHttp2 = standIn('lazy-http2', 'node:http2', '/undici/lib/dispatcher/client-h2.js', join(SOURCE, 'http', 'lazy-http2.ts'));
-
-/** Telegraf's HTTP client requires node-fetch as it loads: the bot never calls that client. */
-const lazyNodeFetch = standIn('lazy-node-fetch', 'node-fetch', '/telegraf/lib/core/network/client.js', join(SOURCE, 'http', 'lazy-node-fetch.ts'));
-
 /** rolldown, a development dependency, is not installed (`npm ci --omit=dev`) and dist/ must be built. */
 export class BuildToolMissingError extends Error {
   constructor(options?: ErrorOptions) {
@@ -99,11 +84,12 @@ const bundle = async (dir: string): Promise<void> => {
   const bundler = await rolldown({
     input: join(SOURCE, 'main.ts'),
     platform: 'node',
-    // pg's optional native binding is never installed; node-fetch's URL code takes the punycode
-    // package rather than Node's deprecated built-in (which warns when a non-dependency loads it).
-    external: (id, importer) => id === 'pg-native' || (id.startsWith('node:') && !lazyHttp2.applies(id, importer)),
+    // pg's optional native binding is never installed. tr46 (node-fetch's, in Telegraf) requires
+    // Node's deprecated punycode built-in, which warns at every start once bundled (Node spares only
+    // code under node_modules/): it gets the punycode package, the userland module the warning names.
+    external: (id) => id === 'pg-native' || id.startsWith('node:'),
     resolve: { alias: { punycode: 'punycode/' } },
-    plugins: [lazyHttp2.plugin, lazyNodeFetch.plugin, nodeTypeStripping],
+    plugins: [nodeTypeStripping],
     logLevel: 'warn',
   });
   try {
