@@ -14,9 +14,6 @@ RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.js"]
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
-# TIME_ZONE is read from the tz database (src/zone.ts): tzdata is in Debian's base system, named
-# here so that a change of base image cannot drop it (the bot would fall back to ICU: 7 MB more).
-RUN apt-get update && apt-get install -y --no-install-recommends tzdata && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # package.json for "type": "module"; the locales' strings are bundled into dist/ (src/i18n.ts).
 COPY package.json ./
