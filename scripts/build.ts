@@ -5,21 +5,17 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NOTICE_FILE, thirdPartyNotice } from './third-party-licenses.ts';
 
-// `npm start` runs this first (prestart, through scripts/build.js): the bot as one bundle in dist/ (main.js, and a chunk for
-// each part loaded only when used: the console chat, the demo portal, PostgreSQL, the export),
-// built by rolldown from src/main.ts and the dependencies it imports. Our modules go through
-// Node's own type stripping, the transform Node applies when it runs a .ts file itself (erasable
-// syntax only). Why a bundle (BENCHMARKS.md, issue 14): V8 keeps the source of every module it
-// loads as a string, two bytes a character when the file holds a single non-Latin-1 character (a
-// dash in a comment is enough: zod's, undici's and our own sources were all stored so). Without
-// comments and indentation and written in ASCII, the bot's sources take about a third of that:
-// 6–7 MB less resident memory after load. Names are kept (a top-level name two modules share gets
-// a `$1`); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
-// dist/THIRD_PARTY_LICENSES holds the licences of the packages bundled, for an install without
-// node_modules (the image). Nothing at all is done when dist/ was built from the same sources, locales and lock file (its
-// .stamp), so a start needs no write access then. A new tree is written aside and moved into place
-// whole; when another build (a second `npm start`, a test run) put the same tree there first, that
-// one is kept.
+// `npm start` runs this first (prestart, through scripts/build.js): the bot as one bundle in dist/
+// (main.js, and a chunk for each part loaded only when used: the console chat, the demo portal,
+// PostgreSQL, the export), built by rolldown from src/main.ts and the dependencies it imports, our
+// modules through Node's own type stripping (erasable syntax only). The bot then runs as plain
+// JavaScript without comments, in ASCII, and Node's type stripper never loads (less resident
+// memory than src/ run directly: docs/performance.md); the image needs no node_modules. Names are
+// kept; dist/*.js.map maps every position back to src/ for `node --enable-source-maps`;
+// dist/THIRD_PARTY_LICENSES holds the licences of the packages bundled. Nothing is done when dist/
+// was built from the same sources, locales and lock file (its .stamp), so a start needs no write
+// access then. A new tree is written aside and moved into place whole; when another build (a
+// second `npm start`, a test run) put the same tree there first, that one is kept.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -98,8 +94,8 @@ const bundle = async (dir: string): Promise<void> => {
       format: 'esm',
       sourcemap: true,
       charset: 'ascii',
-      // No comments kept, licence headers included (one non-ASCII name in one makes the whole
-      // chunk two-byte): the packages' licences are in dist/THIRD_PARTY_LICENSES instead.
+      // No comments kept, licence headers included (one non-ASCII name makes the whole chunk's
+      // source two bytes a character): the packages' licences are in dist/THIRD_PARTY_LICENSES.
       comments: false,
       minify: { mangle: false, compress: false, codegen: { removeWhitespace: true } },
     });
