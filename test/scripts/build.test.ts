@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DIST } from '../../scripts/build.ts';
@@ -26,6 +27,18 @@ describe('the build npm start runs first', () => {
     const ours = files(join(ROOT, 'src'), '.ts').map((file) => relative(DIST, file));
     expect(map.sources).toEqual(expect.arrayContaining(['../src/main.ts', '../src/format.ts', '../src/bot/create-bot.ts']));
     expect(map.sources.filter((source) => source.startsWith('../src/')).every((source) => ours.includes(source))).toBe(true);
+  });
+
+  it("starts without a deprecation warning: tr46 (node-fetch's, in Telegraf) gets the punycode package, not Node's deprecated built-in", () => {
+    const data = mkdtempSync(join(tmpdir(), 'build-start-'));
+    try {
+      const env = { PATH: process.env.PATH ?? '', DATA_DIR: data, LOG_LEVEL: 'info', LANG: 'en_US.UTF-8' };
+      const run = spawnSync(process.execPath, [join(DIST, 'main.js')], { cwd: ROOT, env, input: '/order 0007300100\n', encoding: 'utf8', timeout: 30_000 });
+      expect(run.stdout).toContain('Order No. 0007300100');
+      expect(run.stderr).not.toContain('process warning');
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 
   it('maps a stack trace back to the .ts line with --enable-source-maps', () => {
