@@ -14,9 +14,6 @@ RUN ["node", "--disable-warning=ExperimentalWarning", "scripts/build.js"]
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production
-# TIME_ZONE is read from the tz database (src/zone.ts): tzdata is in Debian's base system, named
-# here so that a change of base image cannot drop it (the bot would fall back to ICU: 7 MB more).
-RUN apt-get update && apt-get install -y --no-install-recommends tzdata && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # package.json for "type": "module"; the locales' strings are bundled into dist/ (src/i18n.ts).
 COPY package.json ./
@@ -35,10 +32,8 @@ USER node
 # The same start command as `npm start` (a test holds them equal); node receives SIGTERM directly
 # from `docker stop`, whose default 10 s before SIGKILL fits SHUTDOWN_GRACE_MS (7 s) plus the
 # offset confirmation and the store's close; a longer grace needs `--stop-timeout` (see README).
-# The V8 flags size the heap for this bot (live heap about 25 MB) instead of from the host's
-# memory, which on a large host lets it grow to several hundred MB; the two WebAssembly flags keep
-# undici's HTTP parser on V8's baseline compiler (its optimizing tier-up left megabytes of compiler
-# memory behind; Liftoff costs about 1 % more CPU); the last keeps V8 from allocating an object
-# literal's objects in the old generation on the evidence of one scavenge, which sent some
-# processes into a costly GC mode for their whole life: see BENCHMARKS.md and README.
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--no-wasm-dynamic-tiering", "--no-wasm-tier-up", "--no-allocation-site-pretenuring", "dist/main.js"]
+# The V8 flags size the heap for this bot instead of from the host's memory (the export and watch
+# memory budgets derive from it), and keep V8 from allocating an object literal's objects in the
+# old generation on the evidence of one scavenge, a costly GC mode for the process's whole life:
+# docs/performance.md.
+CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=192", "--no-allocation-site-pretenuring", "dist/main.js"]

@@ -21,12 +21,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       eqeqeq: ['error', 'always', { null: 'ignore' }],
-      // The date-fns index modules load every function and every locale: hundreds of MB and a
-      // second of start-up. Import each function and locale by its subpath.
-      'no-restricted-imports': [
-        'error',
-        { paths: [{ name: 'date-fns', message: "Import by subpath: 'date-fns/format'." }, { name: 'date-fns/locale', message: "Import by subpath: 'date-fns/locale/ru'." }] },
-      ],
     },
   },
   {
@@ -35,12 +29,12 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [
-            nodeHttp,
-            // undici's index loads fetch, WebSocket and the rest: src/http/undici.ts loads its client alone.
-            { name: 'undici', message: "Take undici's client from src/http/undici.ts.", allowTypeImports: true },
+          paths: [nodeHttp],
+          patterns: [
+            telegraf,
+            // Packages through their public entry points: what lies under a package's lib/ is its internals.
+            { regex: '^(@[^/]+/)?[^./@][^/]*/lib(/|$)', message: "Import the package's public entry point, not a file of its own." },
           ],
-          patterns: [telegraf],
         },
       ],
     },
@@ -52,18 +46,9 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [telegraf] }] },
   },
   {
-    files: ['src/http/undici.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { paths: [nodeHttp], patterns: [telegraf] },
-      ],
-    },
-  },
-  {
     files: ['src/telegram/telegraf/*.ts'],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { paths: [nodeHttp, { name: 'undici', message: "Take undici's client from src/http/undici.ts.", allowTypeImports: true }] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { paths: [nodeHttp] }],
     },
   },
 );

@@ -20,6 +20,7 @@ import { BOTS, type BotName } from './floor-measure.ts';
 import { runFloorBench } from './floor.ts';
 import { FLOOR_MARKERS, renderFloorSection } from './floor-report.ts';
 import { LAYERS_MARKERS, renderLayersSection, runLayersBench } from './layers.ts';
+import { CHECKS_MARKERS, renderChecksSection, runChecks } from './checks.ts';
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
@@ -36,6 +37,9 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // npm run bench -- --floor [--quick] [--runs 3] [--users-runs 6] [--changes "…"] [--profile [--bots floor,bare,bot]]: issue 14's scenario alone (bench/floor.ts:
 // the floor bot, the bare Telegraf bot and the bot in turns; 100 vs 20,000 distinct users), which
 // `npm run bench` also runs; it writes only its section, with --changes as what changed since the last run.
+// npm run bench -- --checks: V8's tiering and pretenuring under the start command's flags, GC
+// promotion per request, and the memory of an export, the LRU and an upload (bench/checks.ts).
+// docs/performance.md says what each scenario is for and holds the figures that matter.
 
 // `--replicas` alone is the replicas scenario; `--replicas 2` (with --watch) a number of replicas.
 const argv = process.argv.slice(2).flatMap((arg, index, all) => (arg === '--replicas' && !/^\d+$/.test(all[index + 1] ?? '') ? ['--replicas=scenario'] : [arg]));
@@ -64,6 +68,7 @@ const { values: args } = parseArgs({
     layers: { type: 'boolean', default: false },
     updates: { type: 'string' },
     bots: { type: 'string' },
+    checks: { type: 'boolean', default: false },
   },
 });
 const USERS = Number(args.users);
@@ -492,7 +497,7 @@ const write = (r: Results, replicas: string) => {
   const text = lines.join('\n');
   process.stdout.write(`\n${text}\n`);
   // The watch scenario's sections, written by its own runs, are carried over.
-  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS), markedSection(outPath, EXPORT_MARKERS), markedSection(outPath, LAYERS_MARKERS)].filter(Boolean);
+  const kept = [watchSection(outPath), markedSection(outPath, WATCH_REPLICAS_MARKERS), markedSection(outPath, EXPORT_MARKERS), markedSection(outPath, LAYERS_MARKERS), markedSection(outPath, CHECKS_MARKERS)].filter(Boolean);
   writeFileSync(outPath, [text.trimEnd(), replicas, ...kept].join('\n\n') + '\n');
 };
 
@@ -506,8 +511,16 @@ const layersMain = async () => {
   writeMarkedSection(outPath, LAYERS_MARKERS, section, { after: FLOOR_MARKERS });
 };
 
+// npm run bench -- --checks: V8's and the GC's behaviour under the start command's flags and the
+// memory of the large operations (bench/checks.ts); writes only its section, at the end.
+const checksMain = () => {
+  const section = renderChecksSection(runChecks(root, log), `npm run bench -- ${shownArgs}`);
+  process.stdout.write(`\n${section}\n`);
+  writeMarkedSection(outPath, CHECKS_MARKERS, section);
+};
+
 // npm run bench -- --export [--quick]: the export scenario alone (bench/export.ts), which writes only the "Export" section.
 const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
 // The bot is measured as npm start runs it: built first (npm run bench does not run prestart).
 buildAsNpmStart();
-await (args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
+await (args.checks ? checksMain() : args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());

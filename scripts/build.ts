@@ -5,21 +5,17 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { NOTICE_FILE, thirdPartyNotice } from './third-party-licenses.ts';
 
-// `npm start` runs this first (prestart, through scripts/build.js): the bot as one bundle in dist/ (main.js, and a chunk for
-// each part loaded only when used: the console chat, the demo portal, PostgreSQL, the export),
-// built by rolldown from src/main.ts and the dependencies it imports. Our modules go through
-// Node's own type stripping, the transform Node applies when it runs a .ts file itself (erasable
-// syntax only). Why a bundle (BENCHMARKS.md, issue 14): V8 keeps the source of every module it
-// loads as a string, two bytes a character when the file holds a single non-Latin-1 character (a
-// dash in a comment is enough: zod's, undici's and our own sources were all stored so). Without
-// comments and indentation and written in ASCII, the bot's sources take about a third of that:
-// 6–7 MB less resident memory after load. Names are kept (a top-level name two modules share gets
-// a `$1`); dist/*.js.map maps every position back to src/ for `node --enable-source-maps`.
-// dist/THIRD_PARTY_LICENSES holds the licences of the packages bundled, for an install without
-// node_modules (the image). Nothing at all is done when dist/ was built from the same sources, locales and lock file (its
-// .stamp), so a start needs no write access then. A new tree is written aside and moved into place
-// whole; when another build (a second `npm start`, a test run) put the same tree there first, that
-// one is kept.
+// `npm start` runs this first (prestart, through scripts/build.js): the bot as one bundle in dist/
+// (main.js, and a chunk for each part loaded only when used: the console chat, the demo portal,
+// PostgreSQL, the export), built by rolldown from src/main.ts and the dependencies it imports, our
+// modules through Node's own type stripping (erasable syntax only). The bot then runs as plain
+// JavaScript without comments, in ASCII, and Node's type stripper never loads (less resident
+// memory than src/ run directly: docs/performance.md); the image needs no node_modules. Names are
+// kept; dist/*.js.map maps every position back to src/ for `node --enable-source-maps`;
+// dist/THIRD_PARTY_LICENSES holds the licences of the packages bundled. Nothing is done when dist/
+// was built from the same sources, locales and lock file (its .stamp), so a start needs no write
+// access then. A new tree is written aside and moved into place whole; when another build (a
+// second `npm start`, a test run) put the same tree there first, that one is kept.
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -57,21 +53,6 @@ const nodeTypeStripping = {
   transform: (code: string, id: string) => (id.endsWith('.ts') ? { code: stripTypeScriptTypes(code, { mode: 'strip' }), moduleType: 'js' as const, map: null } : null),
 };
 
-/**
- * A module of ours in place of what one dependency file imports as it loads (`id` imported by the
- * file whose path ends with `importer`), for what the bot needs only later or never.
- */
-const standIn = (name: string, id: string, importer: string, module: string) => {
-  const applies = (wanted: string, by: string | undefined): boolean => wanted === id && by !== undefined && by.replaceAll('\\', '/').endsWith(importer);
-  return { applies, plugin: { name, resolveId: (wanted: string, by: string | undefined) => (applies(wanted, by) ? module : null) } };
-};
-
-/** undici's HTTP/2 client requires node:http2 as it loads: loaded by the first HTTP/2 session instead. */
-const lazyHttp2 = standIn('lazy-http2', 'node:http2', '/undici/lib/dispatcher/client-h2.js', join(SOURCE, 'http', 'lazy-http2.ts'));
-
-/** Telegraf's HTTP client requires node-fetch as it loads: the bot never calls that client. */
-const lazyNodeFetch = standIn('lazy-node-fetch', 'node-fetch', '/telegraf/lib/core/network/client.js', join(SOURCE, 'http', 'lazy-node-fetch.ts'));
-
 /** rolldown, a development dependency, is not installed (`npm ci --omit=dev`) and dist/ must be built. */
 export class BuildToolMissingError extends Error {
   constructor(options?: ErrorOptions) {
@@ -99,11 +80,12 @@ const bundle = async (dir: string): Promise<void> => {
   const bundler = await rolldown({
     input: join(SOURCE, 'main.ts'),
     platform: 'node',
-    // pg's optional native binding is never installed; node-fetch's URL code takes the punycode
-    // package rather than Node's deprecated built-in (which warns when a non-dependency loads it).
-    external: (id, importer) => id === 'pg-native' || (id.startsWith('node:') && !lazyHttp2.applies(id, importer)),
+    // pg's optional native binding is never installed. tr46 (node-fetch's, in Telegraf) requires
+    // Node's deprecated punycode built-in, which warns at every start once bundled (Node spares only
+    // code under node_modules/): it gets the punycode package, the userland module the warning names.
+    external: (id) => id === 'pg-native' || id.startsWith('node:'),
     resolve: { alias: { punycode: 'punycode/' } },
-    plugins: [lazyHttp2.plugin, lazyNodeFetch.plugin, nodeTypeStripping],
+    plugins: [nodeTypeStripping],
     logLevel: 'warn',
   });
   try {
@@ -112,8 +94,8 @@ const bundle = async (dir: string): Promise<void> => {
       format: 'esm',
       sourcemap: true,
       charset: 'ascii',
-      // No comments kept, licence headers included (one non-ASCII name in one makes the whole
-      // chunk two-byte): the packages' licences are in dist/THIRD_PARTY_LICENSES instead.
+      // No comments kept, licence headers included (one non-ASCII name makes the whole chunk's
+      // source two bytes a character): the packages' licences are in dist/THIRD_PARTY_LICENSES.
       comments: false,
       minify: { mangle: false, compress: false, codegen: { removeWhitespace: true } },
     });

@@ -1,4 +1,3 @@
-import { numberFormat as decimalFormat } from './decimal.ts';
 import type { Locale } from './i18n.ts';
 import { remembered } from './remembered.ts';
 import { clockTime, isoDay, zoneOf } from './zone.ts';
@@ -65,10 +64,9 @@ const UNIT_NAMES: Record<Locale, Record<UnitKind, string>> = {
   en: { tonnes: 't', metres: 'm', pieces: 'pcs', kilograms: 'kg' },
 };
 
-// Dates are written by hand, without date-fns (its `format` alone added about 25 MB at load) and
-// without Intl (its first format costs about 7 MB: zone.ts), whose month names and separators
-// change with the ICU version: ru "15.03.2026 14:30", en "15 Mar 2026, 14:30". beforeTime: what
-// goes between the date and the time.
+// Dates are written here rather than by Intl, whose month names and separators change with the
+// ICU version: ru "15.03.2026 14:30", en "15 Mar 2026, 14:30". beforeTime: what goes between the
+// date and the time.
 const EN_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 const pad2 = (value: number): string => String(value).padStart(2, '0');
 // As date-fns wrote "yyyy": four digits at least, and no year 0 (it reads as 1).
@@ -84,10 +82,12 @@ type ZonedParts = { day: string; time: string };
 /** A moment's calendar day ("2026-11-21") and time of day ("14:05") as read on a wall clock in the zone. */
 const zonedReader = (timeZone: string) => {
   const zone = zoneOf(timeZone);
-  return (moment: Date): ZonedParts => {
-    const wall = zone.wallClock(moment.getTime());
+  // Answers from the portal cache share their fetch time: each moment is read once.
+  const read = remembered((moment: number): ZonedParts => {
+    const wall = zone.wallClock(moment);
     return { day: isoDay(wall), time: clockTime(wall) };
-  };
+  }, 1_024);
+  return (moment: Date): ZonedParts => read(moment.getTime());
 };
 
 /** Far-future validity ends (9999-12-31 and the like) mean "no end". */
@@ -116,9 +116,9 @@ export const parsePortalTimestamp = (timestamp: string): Date | null => {
 };
 
 const numberFormat = (locale: Locale, minimumFractionDigits: number, maximumFractionDigits: number) => {
-  // As Intl writes them, with signDisplay "negative": a value that rounds to zero never reads "-0".
-  const format = decimalFormat(locale, minimumFractionDigits, maximumFractionDigits);
-  return (value: number | null): string => (value === null || !Number.isFinite(value) ? EMPTY_VALUE : format(value));
+  // signDisplay "negative": a value that rounds to zero never reads "-0".
+  const intl = new Intl.NumberFormat(locale, { minimumFractionDigits, maximumFractionDigits, signDisplay: 'negative' });
+  return (value: number | null): string => (value === null || !Number.isFinite(value) ? EMPTY_VALUE : intl.format(value));
 };
 
 const buildFormatter = (locale: Locale, timeZone: string): Formatter => {

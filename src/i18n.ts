@@ -1,9 +1,8 @@
 import ru from '../locales/ru.json' with { type: 'json' };
 import en from '../locales/en.json' with { type: 'json' };
-import { toDecimal } from './decimal.ts';
 
 // Locale strings are data (locales/*.json, nested objects). A plural string is a group of keys
-// `name_one`, `name_few`, `name_many`, `name_other` chosen by `count` with CLDR's rules (pluralOf).
+// `name_one`, `name_few`, `name_many`, `name_other` chosen by `count` with CLDR's rules (Intl.PluralRules).
 // Placeholders are `{name}`.
 
 export const LOCALES = ['ru', 'en'] as const;
@@ -45,24 +44,7 @@ const interpolate = (template: Compiled, params: Params): string => {
   return text;
 };
 
-export type PluralCategory = 'one' | 'few' | 'many' | 'other';
-
-/**
- * CLDR's plural category of `count`, as Intl.PluralRules gives it for ru and en (without Intl:
- * decimal.ts). Its operands: i the integer digits, v how many fraction digits are shown, the
- * number first rounded to three decimals as Intl does.
- */
-export const pluralOf = (locale: Locale, count: number): PluralCategory => {
-  if (!Number.isFinite(count)) return 'other';
-  const { integer, fraction } = toDecimal(count, 0, 3);
-  if (fraction !== '') return 'other';
-  if (locale === 'en') return integer === '1' ? 'one' : 'other';
-  const units = Number(integer.slice(-1));
-  const tens = Number(integer.slice(-2));
-  if (units === 1 && tens !== 11) return 'one';
-  if (units >= 2 && units <= 4 && (tens < 12 || tens > 14)) return 'few';
-  return 'many';
-};
+const pluralRules = perLocale((locale) => new Intl.PluralRules(locale));
 
 export const createTranslator = (locale: Locale): Translate => {
   // Keys are few and strings are immutable data: each is looked up and split once.
@@ -79,7 +61,7 @@ export const createTranslator = (locale: Locale): Translate => {
   return (key, params = {}) => {
     let message = find(key);
     if (message === null && typeof params.count === 'number') {
-      message = find(`${key}_${pluralOf(locale, params.count)}`) ?? find(`${key}_other`);
+      message = find(`${key}_${pluralRules[locale].select(params.count)}`) ?? find(`${key}_other`);
     }
     if (message === null) throw new Error(`missing ${locale} string "${key}"`);
     return interpolate(message, params);

@@ -21,7 +21,6 @@ import type { Store } from './store/store.ts';
 import { allReady, watchStoreHealth } from './app/store-health.ts';
 import { startHttpServer } from './app/http-server.ts';
 import { startLimitSweeper } from './app/limit-sweeper.ts';
-import { ZONEINFO_DIR, zoneOf } from './zone.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
 // store → bot → updates (polling, webhook or the console chat), and the signals that stop it.
@@ -67,11 +66,6 @@ process.once('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'uncaught error: the bot stops');
   void flushStandardError(LOG_FLUSH_MS).finally(() => process.exit(1));
 });
-// A name the tz database's files lack (another spelling, no tzdata installed) still works, through
-// Intl, whose first date format maps ICU's locale data: said once, so that the memory is explained.
-if (zoneOf(config.timeZone).source === 'intl') {
-  logger.warn({ timeZone: config.timeZone, zoneinfo: ZONEINFO_DIR }, "TIME_ZONE names no zone readable from the system's tz database: read through Intl, about 7 MB more memory; give the database's own name (e.g. Europe/Moscow) or install tzdata");
-}
 // A bot in Telegram on the embedded demo portal: anyone may use it, and nothing else would say so.
 if (!consoleMode && config.portal.kind === 'demo') {
   logger.warn(

@@ -5,10 +5,10 @@
 export const EXPORT_HEAP_SHARE = 3 / 8;
 export const WATCH_HEAP_SHARE = 1 / 8;
 
-// An export's page: held 1.2–2.3× its answer bytes, plus ExcelJS's shared strings per distinct text (README "Performance", Memory).
+// An export's page: held 1.2–2.3× its answer bytes, plus ExcelJS's shared strings per distinct text (docs/performance.md, "Memory").
 export const EXPORT_HEAP_PER_ANSWER_BYTE = 3;
 export const EXPORT_HEAP_PER_DISTINCT_STRING = 400;
-// A watch poll holds the records, the new snapshot and its JSON, the stored one read back: 4.8–8.4× (README "Performance", Memory).
+// A watch poll holds the records, the new snapshot and its JSON, the stored one read back: 4.8–8.4× (docs/performance.md, "Memory").
 export const WATCH_HEAP_PER_ANSWER_BYTE = 10;
 
 /** Taken: it fits; over: past the lease's own cap; busy: the others under way hold the rest of the budget. */

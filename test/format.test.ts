@@ -40,6 +40,15 @@ describe('numbers', () => {
     expect(en.pieces(10.4)).toBe('10');
   });
 
+  test('rounds the decimal a number reads as, half away from zero: 1.005 is 1.01, where toFixed gives 1.00', () => {
+    expect(en.metres(1.005)).toBe('1.01');
+    expect(en.metres(-1.005)).toBe('-1.01');
+    expect(ru.money(2.675)).toBe('2,68');
+    expect(ru.pieces(999.5)).toBe('1\u00a0000');
+    expect(en.tonnes(1e-7)).toBe('0');
+    expect(en.pieces(1e21)).toBe('1,000,000,000,000,000,000,000');
+  });
+
   test('a generic number', () => {
     expect(ru.number(0.1 + 0.2)).toBe('0,3');
     expect(en.number(1234567.8900000001)).toBe('1,234,567.89');

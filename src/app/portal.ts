@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
-import { Agent } from '../http/undici.ts';
+import { Agent } from 'undici';
 import { composePortal } from '../portal/resilience/compose.ts';
 import type { PortalEvent } from '../portal/resilience/intercept.ts';
 import { createPortalClientWithTokens } from '../portal/resilience/token-rotation.ts';

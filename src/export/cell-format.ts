@@ -1,11 +1,13 @@
-import { roundDecimal } from '../decimal.ts';
 import type { CellValue, ColumnKind } from './sheet.ts';
 
-// How a column's values are written: rounded as the cards round them (decimal.ts, the same rule as
+// How a column's values are written: rounded as the cards round them (Intl's rounding, as in
 // format.ts: money 2 decimals, tonnes up to 3, metres up to 2), with an Excel number format.
 
 /** A number rounded to at most `digits` decimals as the cards write it: the portal's float tails go. */
-export const rounder = (digits: number) => (value: number): number => roundDecimal(value, digits);
+export const rounder = (digits: number) => {
+  const intl = new Intl.NumberFormat('en-US', { maximumFractionDigits: digits, useGrouping: false, signDisplay: 'negative' });
+  return (value: number): number => Number(intl.format(value));
+};
 
 const DIGITS: Record<Exclude<ColumnKind, 'text' | 'date'>, number> = { money: 2, tonnes: 3, metres: 2, quantity: 3, integer: 0 };
 const ROUND = Object.fromEntries(Object.entries(DIGITS).map(([kind, digits]) => [kind, rounder(digits)]));

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { Agent, request, type Dispatcher } from '../http/undici.ts';
+import { Agent, type Dispatcher } from 'undici';
 import { z } from 'zod';
 import { envelopeSchema, orderSchema, pageSchema, specificationSchema, type Order, type Specification } from './schemas.ts';
 import {
@@ -91,7 +91,7 @@ export const createPortalClient = (options: PortalClientOptions): PortalClient =
     url.search = params.toString();
     const signal = AbortSignal.timeout(options.timeoutMs);
     try {
-      const response = await request(agent, {
+      const response = await agent.request({
         origin: url.origin,
         path: `${url.pathname}${url.search}`,
         method: 'GET',

@@ -3,18 +3,16 @@ import { createLru, type Lru } from './lru.ts';
 // What this process keeps in memory per user or chat id (a user's settings and flood window, a
 // chat's watch state and language) in one record per id, in one bounded table: an update reads
 // its user's and its chat's state (a private chat has its user's id) through one Map entry and
-// one record, not one in each cache's own map. With 20,000 users in rotation, each of those was
-// a likely cache miss of its own, and each cache's list moved its own node.
+// one record, not one in each cache's own map (fewer cache misses with many users).
 //
 // Each cache has a column of the table: an Lru over ids, as its own map was. Past the capacity
 // the least recently used id goes with everything kept for it (each cache then reads its store
 // again; a flood window is forgiven).
 
 /**
- * The ids a store's caches keep, together (users, groups, private chats sharing their user's). A
- * user's record with settings, flood window and watch state kept takes about 213 bytes (measured
- * at 100,000 ids): 21 MB at the bound. A quarter of it (lru.ts) is 25,000: with fewer ids in use,
- * reading one moves nothing.
+ * The ids a store's caches keep, together (users, groups, private chats sharing their user's):
+ * about 21 MB at the bound (docs/performance.md). A quarter of it (lru.ts) is 25,000: with fewer
+ * ids in use, reading one moves nothing.
  */
 export const ID_RECORDS = 100_000;
 

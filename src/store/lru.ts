@@ -32,17 +32,10 @@ export type LruOptions<K, V> = {
 };
 
 export const createLru = <K, V>(capacity: number, { onEvict }: LruOptions<K, V> = {}): Lru<K, V> => {
-  // Entries in a list from the oldest to the newest, found through a Map: a use moves a node to
-  // the newest end and allocates nothing. Not a Map re-inserted on use (its deleted slots make V8
-  // rehash the whole table every few hundred uses) read through a long-lived iterator: V8 keeps
-  // every table rehashed since an iterator was made alive, linked from it, until it next moves —
-  // 57 KB a rehash for a cache of 1,000 users, without bound below capacity.
-  //
-  // A use of an entry placed within the last quarter of the capacity moves nothing: with many
-  // users, each move writes to three nodes scattered through the heap (its neighbours and the
-  // newest), each a likely cache miss. An update that reads its user's record three times
-  // (id-records.ts: the settings, the resume check, then 🔔/🔕; the flood window is a peek) moves
-  // it at most once; with fewer ids in use than a quarter of the capacity, reads move nothing.
+  // Entries in a list from the oldest to the newest, found through a Map: a use moves a node and
+  // allocates nothing. (A Map re-inserted on use and read through a long-lived iterator keeps every
+  // table V8 rehashed alive: docs/performance.md.) A use of an entry placed within the last quarter
+  // of the capacity moves nothing: a move writes three nodes scattered through the heap.
   const nodes = new Map<K, Node<K, V>>();
   let oldest: Node<K, V> | null = null;
   let newest: Node<K, V> | null = null;

@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { STATUS_CODES } from '../http/node-http.ts';
-import { type FormData, loadFormData, Pool, request } from '../http/undici.ts';
 import { basename } from 'node:path';
+import { FormData, Pool } from 'undici';
 import { TelegramError, type CallApi } from './telegraf/core.ts';
 import { TelegramHttpError } from './errors.ts';
 import { callWithinDeadline } from './update-scope.ts';
@@ -46,7 +46,7 @@ const uploadsFile = (payload: object): boolean => {
 /** The payload as a multipart form, each file a lazy, disk-backed Blob. */
 const uploadForm = async (payload: object): Promise<FormData> => {
   const fields = Object.entries(payload).filter(([, value]) => value != null);
-  const form = new (await loadFormData())();
+  const form = new FormData();
   for (const [key, value] of fields) {
     if (isFileByPath(value)) {
       const file = await openAsBlob(value.source, value.contentType === undefined ? {} : { type: value.contentType });
@@ -65,7 +65,7 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     // Built per attempt: a retried upload reads its file again. undici sets the multipart content type.
     const form = uploadsFile(payload) ? await uploadForm(payload) : undefined;
     try {
-      return await request(pool, {
+      return await pool.request({
         path: `${base.pathname}${method}`,
         method: 'POST',
         // JSON as bytes: encoded once, where a string body is measured and then encoded again.

@@ -38,9 +38,3 @@ it("loads none of Node's bundled undici from any module of the built bot", () =>
 it('would see it loaded: node:http imported as an ES module', () => {
   expect(loadsBundledUndici(['node:http'])).toBe(true);
 });
-
-it('starts without node:http2 or web streams: undici loads them for an HTTP/2 session or an upload', () => {
-  const loaded = loadedBy([join(ROOT, 'dist', 'main.js')]);
-  expect(loaded).toContain('NativeModule http');
-  expect(loaded.filter((name) => /^NativeModule (http2|internal\/http2\/|stream\/web|internal\/webstreams\/)/.test(name))).toEqual([]);
-});

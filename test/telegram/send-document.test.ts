@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { Telegram, TelegramError } from '../../src/telegram/telegraf/core.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -240,14 +237,5 @@ describe('sendDocument', () => {
     expect(byApi).toBeInstanceOf(DocumentTooLargeForServerError);
     expect((byApi as Error).cause).toMatchObject({ code: 413, description: 'Request Entity Too Large' });
     expect(api.documentsIn(user.id)).toEqual([]);
-  });
-
-  it('streams the file: a 48 MB upload grows the memory held by far less than 48 MB', async () => {
-    const script = fileURLToPath(new URL('./send-document-memory.ts', import.meta.url));
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--expose-gc', '--no-concurrent-array-buffer-sweeping', script]);
-    expect(stderr).toBe('');
-    const { received, growthMb } = JSON.parse(stdout) as { received: number; growthMb: number };
-    expect(received).toBeGreaterThan(48 * 1024 * 1024);
-    expect(growthMb).toBeLessThan(16); // 1.1 MB measured; 145 MB with the file read into memory
   });
 });

@@ -3,28 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFormatter } from '../../src/format.ts';
 import { createTranslator } from '../../src/i18n.ts';
-import { orderSchema } from '../../src/portal/schemas.ts';
-import type { Order } from '../../src/portal/schemas.ts';
-import { sampleData } from '../../src/demo/sample-data.ts';
 import { orderExportSheets } from '../../src/bot/views/order/export.ts';
 import { writeWorkbook } from '../../src/export/write-workbook.ts';
+import { largeOrders } from '../../test/export/large-orders.ts';
 
-// The export of `count` orders with sixty positions each (the demo's sixty-position order, each
-// copy with its own numbers and prices), measured in a process of its own.
-// Run: node --expose-gc test/export/large-export.ts [count] [path to keep the file at]  → one line of JSON.
-
-const template = sampleData.orders.find((order) => (order.POSITION ?? []).length === 60);
-if (template === undefined) throw new Error('the demo data has no order with sixty positions');
-
-export const largeOrders = (count: number): Order[] =>
-  Array.from({ length: count }, (_, k) =>
-    orderSchema.parse({
-      ...template,
-      SAP_ID: String(7_400_000 + k).padStart(10, '0'),
-      CRM_ID: `CRM-2026-${String(k).padStart(6, '0')}`,
-      POSITION: (template.POSITION ?? []).map((position, p) => ({ ...position, ID: k * 100 + p, PRICE: (position.PRICE ?? 0) + k / 100 })),
-    }),
-  );
+// The memory and time of an export of `count` orders with sixty positions each, in a process of
+// its own (bench/checks.ts runs it with the start command's flags and --expose-gc).
+// Run: node --expose-gc bench/checks/large-export.ts [count]  → one line of JSON.
 
 export type ExportFigures = {
   orders: number;
@@ -44,9 +29,9 @@ export type ExportFigures = {
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
-export const measureLargeExport = async (count: number, keepAt?: string): Promise<ExportFigures> => {
+export const measureLargeExport = async (count: number): Promise<ExportFigures> => {
   const orders = largeOrders(count);
-  const path = keepAt ?? join(tmpdir(), `large-export-${process.pid}.xlsx`);
+  const path = join(tmpdir(), `large-export-${process.pid}.xlsx`);
   globalThis.gc?.(); // with --expose-gc: the garbage of building the records is not counted
   const before = process.memoryUsage();
   let peakHeap = before.heapUsed;
@@ -73,11 +58,10 @@ export const measureLargeExport = async (count: number, keepAt?: string): Promis
     };
   } finally {
     clearInterval(sampler);
-    if (keepAt === undefined) await rm(path, { force: true });
+    await rm(path, { force: true });
   }
 };
 
 if (import.meta.main) {
-  const [count = '1000', keepAt] = process.argv.slice(2);
-  console.log(JSON.stringify(await measureLargeExport(Number(count), keepAt)));
+  console.log(JSON.stringify(await measureLargeExport(Number(process.argv[2] ?? 1000))));
 }

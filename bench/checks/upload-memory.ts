@@ -1,4 +1,4 @@
-// Run by send-document.test.ts in a process of its own, so that its memory is this upload's alone:
+// Run by bench/checks.ts in a process of its own, so that its memory is this upload's alone:
 // sends a sparse 48 MB file to a loopback server that discards it, and prints by how much the
 // memory held (JS heap and Buffers, after a collection) grew at most while it went, in MB. Run
 // with --expose-gc --no-concurrent-array-buffer-sweeping: without collections the figure is V8's
