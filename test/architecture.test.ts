@@ -23,6 +23,7 @@ const ROOT_MODULES = [
   'main.ts',
   'memory-budget.ts',
   'query.ts',
+  'recognise.ts',
   'remembered.ts',
   'secret-files.ts',
   'short-hash.ts',
