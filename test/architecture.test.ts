@@ -27,6 +27,7 @@ const ROOT_MODULES = [
   'remembered.ts',
   'secret-files.ts',
   'short-hash.ts',
+  'status-names.ts',
   'tz-string.ts',
   'zone.ts',
 ];

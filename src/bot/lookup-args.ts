@@ -51,6 +51,10 @@ export const parseLookupArgs = (resource: Resource, payload: string, { today }: 
   return { ok: true, query: { resource, filter, value: value.value } as Query };
 };
 
+/** The filter a payload's first word names (`status`, `тип`…), if it names one. */
+export const keywordFilter = (resource: Resource, payload: string): Query['filter'] | undefined =>
+  KEYWORDS[resource][fold(payload).split(' ')[0]?.toLowerCase() ?? ''];
+
 const RESOURCE_WORDS: Record<string, Resource> = {
   order: 'order',
   заказ: 'order',
