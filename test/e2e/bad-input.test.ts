@@ -47,12 +47,19 @@ describe('bad arguments', () => {
     expect(reply.text).toContain('«🚀📦 合同 👍🏽»');
   });
 
-  it('does not answer plain chatter in a group', async () => {
+  it('does not answer plain chatter in a group, numbers and all, without /autolookup, though it reads every message', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const group = h.api.createGroup({ type: 'supergroup' });
-    h.api.sendText({ from: user, chat: group, text: 'hello everyone' });
-    await h.settle();
-    expect(h.api.messagesIn(group.id)).toEqual([]);
+    h.api.setPrivacyMode(false);
+    try {
+      const before = h.portal.requests.length;
+      h.api.sendText({ from: user, chat: group, text: 'hello everyone, where is 0007300100?' });
+      await h.settle();
+      expect(h.api.messagesIn(group.id)).toEqual([]);
+      expect(h.portal.requests.length).toBe(before);
+    } finally {
+      h.api.setPrivacyMode(true);
+    }
   });
 
   it.each(['x:o2=notadate', 'p:05:0:o0=0007300100', 'p:1e1:0:o0=0007300100', 'r:5:00:0:0:abcdef:o0=0007300100'])(

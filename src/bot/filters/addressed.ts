@@ -30,14 +30,14 @@ export const mentionsMe = (ctx: BotContext): boolean => {
   return (found?.entities ?? []).some(
     (entity) =>
       (entity.type === 'mention' && found!.text.slice(entity.offset, entity.offset + entity.length).toLowerCase() === me) ||
-      (entity.type === 'text_mention' && entity.user?.id === ctx.botInfo.id),
+      (entity.type === 'text_mention' && entity.user?.id === ctx.botInfo?.id),
   );
 };
 
 /** A reply to one of this bot's messages. */
 export const repliesToMe = (ctx: BotContext): boolean => {
   const replied = ctx.message && 'reply_to_message' in ctx.message ? ctx.message.reply_to_message : undefined;
-  return replied?.from?.id === ctx.botInfo.id;
+  return replied?.from !== undefined && replied.from.id === ctx.botInfo?.id;
 };
 
 /**
