@@ -11,6 +11,7 @@ import type { View } from '../../telegram/view.ts';
 import { clip, say, upTo } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { escapeHtml, TELEGRAM_TEXT_LIMIT, visibleLength } from './common/html.ts';
+import { orderCurrency } from './order/card.ts';
 import { renderNothingFound } from './results.ts';
 import { recordsOf, withViews } from './resources.ts';
 
@@ -50,7 +51,7 @@ const orderLine = (order: Order, t: Translate, fmt: Formatter): string =>
     say(t, 'paste.orderLine', { sapId: clip(order.SAP_ID, LINE_TEXT) }),
     order.DATE_ORDER === null ? null : escapeHtml(fmt.date(order.DATE_ORDER)),
     escapeHtml(clip(order.STATUS_TEXT.trim() || order.STATUS, LINE_TEXT)) || null,
-    order.POSITION_SUM === null ? null : escapeHtml(fmt.money(order.POSITION_SUM)),
+    order.POSITION_SUM === null ? null : escapeHtml([fmt.money(order.POSITION_SUM), orderCurrency(order.POSITION)].filter(Boolean).join(' ')),
   ]
     .filter((part) => part !== null)
     .join(' · ');
