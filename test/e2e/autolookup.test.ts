@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { User } from 'telegraf/types';
-import type { BotMessage } from '../support/bot-api/index.ts';
+import type { User } from '@grammyjs/types';
+import type { BotMessage, EmulatedChat } from '../support/bot-api/index.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
 // Issue 30 in groups: the bot sees commands, mentions and replies (privacy mode); a group's
@@ -30,7 +30,7 @@ const groupOf = (h: Harness, language: 'ru' | 'en') => {
 };
 
 /** Writes in the group and waits until the bot is done with it; the bot's messages since. */
-const chatter = async (h: Harness, from: User, group: { id: number }, text: string): Promise<BotMessage[]> => {
+const chatter = async (h: Harness, from: User, group: EmulatedChat, text: string): Promise<BotMessage[]> => {
   const before = h.api.messagesIn(group.id).length;
   h.api.sendText({ from, chat: group, text });
   await h.settle();

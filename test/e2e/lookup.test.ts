@@ -94,6 +94,40 @@ describe('lookups in a private chat', () => {
   });
 });
 
+describe('dates as people write them, in TIME_ZONE (issue 30)', () => {
+  it.each([
+    ['/order дата сегодня', 'DATE_ORDER=2026-11-23'],
+    ['/order дата вчера', 'DATE_ORDER=2026-11-22'],
+    ['/order дата 15 марта', 'DATE_ORDER=2026-03-15'],
+    ['/spec дата 15 марта 2026', 'ORDER%5BDATE_ORDER%5D=2026-03-15'],
+    ['/spec дата 15.03.26', 'ORDER%5BDATE_ORDER%5D=2026-03-15'],
+  ])('%s (ru)', async (command, parameter) => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    await h.ask(user, command);
+    expect(h.portal.requests.at(-1)).toBe(`/api/lk/${command.startsWith('/order') ? 'order' : 'specification'}?${parameter}&limit=5&offset=0`);
+  });
+
+  it('takes the day it is in TIME_ZONE, not on the server: at 01:00 in Moscow it is already the next day', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const saved = h.clock.now;
+    h.clock.now = new Date('2026-11-23T22:30:00Z');
+    try {
+      await h.ask(user, '/order date today');
+      expect(h.portal.requests.at(-1)).toBe('/api/lk/order?DATE_ORDER=2026-11-24&limit=5&offset=0');
+    } finally {
+      h.clock.now = saved;
+    }
+  });
+
+  it('refuses a date that does not exist, with examples (ru)', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const before = h.portal.requests.length;
+    const reply = await h.ask(user, '/order дата 30 февраля');
+    expect(reply.text).toContain('Не удалось разобрать дату «30 февраля»: такой даты нет или она написана непонятно. Например: 15.03.2026, 15.03.26, 2026-03-15, 15 марта, сегодня, вчера.');
+    expect(h.portal.requests.length).toBe(before);
+  });
+});
+
 describe('every filter keyword reaches the portal as its parameter', () => {
   it.each([
     ['/order 7300100', 'SAP_ID=0007300100'],
