@@ -66,7 +66,8 @@ const NOT_AN_ORDER = /(?:инн|кпп|бик|огрн|окпо|inn|тел|те�
 export const RECOGNISERS: readonly Recogniser[] = [
   { shape: String.raw`\d{4}-\d{2}-\d{2}|\d{1,2}\.\d{1,2}\.(?:\d{4}|\d{2})`, strict: false, read: date },
   { shape: String.raw`CRM-\d+(?:-\d+)*`, strict: true, read: (text) => order('CRM_ID', text) },
-  { shape: String.raw`[А-ЯЁ]{1,4}-\d{1,6}/(?:\d{4}|\d{2})(?:-[А-ЯЁ]{1,4})?`, strict: true, read: contract },
+  // Cyrillic capitals (А–Я, Ё) as \u escapes: a raw string is bundled as written, and the bundle is ASCII only.
+  { shape: String.raw`[\u0410-\u042F\u0401]{1,4}-\d{1,6}/(?:\d{4}|\d{2})(?:-[\u0410-\u042F\u0401]{1,4})?`, strict: true, read: contract },
   { shape: String.raw`\d{18}`, strict: true, read: material, notAfter: NOT_AN_ORDER },
   { shape: String.raw`\d{10}`, strict: true, read: (text) => order('SAP_ID', text), notAfter: NOT_AN_ORDER },
   { shape: String.raw`\d{6,9}`, strict: false, read: (text) => order('SAP_ID', text), notAfter: NOT_AN_ORDER },
