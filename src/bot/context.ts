@@ -16,7 +16,7 @@ export interface BotContext extends Context {
   retry?: CallbackAction;
   /**
    * Counts `count` more queries of this update's user against the flood limit (a pasted text's
-   * identifiers, each one query): how many of them may reach the portal now. Past the limit the
+   * identifiers, each one query): how many of them may reach the portal now. When none may, the
    * user is told once to slow down, unless `quiet` (a group's chatter read for /autolookup).
    */
   takeQueries(count: number, options?: { quiet?: boolean }): Promise<number>;

@@ -39,8 +39,9 @@ export const floodLimit = ({ perMinute, limits, logger, now = Date.now }: FloodO
       const hits = await hit(userId, count);
       if (hits === undefined) return count;
       const allowed = Math.min(count, Math.max(0, perMinute - (hits - count)));
-      // Exactly one update crosses the limit, whichever replica counted it.
-      if (allowed < count && hits - count <= perMinute && !quiet) await ctx.reply(ctx.t('errors.slowDown'), replyOptions(ctx));
+      // Exactly one update crosses the limit, whichever replica counted it; when some of its
+      // queries still go on, its answer says the rest were not looked up.
+      if (allowed === 0 && hits - count <= perMinute && !quiet) await ctx.reply(ctx.t('errors.slowDown'), replyOptions(ctx));
       return allowed;
     };
     if (userId === undefined || !isQuery(ctx)) return next();
