@@ -119,35 +119,37 @@ const dateBlock = (date: string, t: Translate, fmt: Formatter): Block => {
   };
 };
 
-const blockOf = (item: PastedItem, style: PastedStyle, first: number, t: Translate, fmt: Formatter): Block | undefined => {
-  const line = (html: string): Block => ({ html, open: [], rows: [] });
+/** One item's block: records as cards or lines; a group's chatter (`answer.style` 'lines') leaves out what found nothing. */
+const blockOf = (item: PastedItem, records: PastedStyle, chatter: boolean, first: number, t: Translate, fmt: Formatter): Block | undefined => {
+  const line = (html: string): Block | undefined => (chatter ? undefined : { html, open: [], rows: [] });
   switch (item.kind) {
     case 'records':
-      if (item.results.page.items.length > 0) return recordsBlock(item, style, first, t, fmt);
-      return style === 'lines' ? undefined : line(t('paste.nothing', { what: describeQuery(item.results.query, t, fmt) }));
+      if (item.results.page.items.length > 0) return recordsBlock(item, records, first, t, fmt);
+      return line(t('paste.nothing', { what: describeQuery(item.results.query, t, fmt) }));
     case 'material':
-      return style === 'lines' && item.orders + item.specifications === 0 ? undefined : materialBlock(item, t, fmt);
+      return chatter && item.orders + item.specifications === 0 ? undefined : materialBlock(item, t, fmt);
     case 'date':
-      return style === 'lines' ? undefined : dateBlock(item.date, t, fmt);
+      return chatter ? undefined : dateBlock(item.date, t, fmt);
     case 'badDate':
-      return style === 'lines' ? undefined : line(t('usage.badDate', { value: escapeHtml(item.text) }));
+      return line(t('usage.badDate', { value: escapeHtml(item.text) }));
     case 'failed':
-      return style === 'lines' ? undefined : line(t('paste.failed', { what: describeQuery(item.query, t, fmt), error: item.error }));
+      return line(t('paste.failed', { what: describeQuery(item.query, t, fmt), error: item.error }));
   }
 };
 
-const layout = (answer: PastedAnswer, style: PastedStyle, t: Translate, fmt: Formatter): { blocks: Block[]; footer: string[] } => {
+const layout = (answer: PastedAnswer, records: PastedStyle, t: Translate, fmt: Formatter): { blocks: Block[]; footer: string[] } => {
+  const chatter = answer.style === 'lines';
   const blocks: Block[] = [];
   let next = 1;
   for (const item of answer.items) {
-    const block = blockOf(item, style, next, t, fmt);
+    const block = blockOf(item, records, chatter, next, t, fmt);
     if (block === undefined) continue;
     next += block.open.length;
     blocks.push(block);
   }
   const footer = [
     answer.more > 0 ? t('paste.notLookedUp', { count: answer.more, max: MAX_IDENTIFIERS }) : null,
-    answer.slowed > 0 && answer.style === 'cards' ? t('paste.slowedDown', { count: answer.slowed }) : null,
+    answer.slowed > 0 && !chatter ? t('paste.slowedDown', { count: answer.slowed }) : null,
   ].filter((line) => line !== null);
   return { blocks, footer };
 };

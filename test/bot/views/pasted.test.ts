@@ -64,9 +64,12 @@ describe('several pasted numbers', () => {
   test('fits 4096 characters whatever is found: cards become lines, then lines are left out, said in a line', () => {
     const long = 'Т'.repeat(3_000);
     const items = Array.from({ length: 10 }, (_, n) => specs(`ДП-${n}/2026`, [1, 2, 3].map((k) => makeSpecification({ SPECIFICATION_NUMBER: `${k}${long}`, CONTRACT_NUMBER: `ДП-${n}/2026${long}` }))));
-    const view = renderPasted({ items, style: 'cards', more: 0, slowed: 0 }, ru.t, ru.fmt);
+    const view = renderPasted({ items: [orders('0007399999', []), ...items.slice(0, 9)], style: 'cards', more: 0, slowed: 0 }, ru.t, ru.fmt);
     expect(() => sendable(view!.text)).not.toThrow();
     expect(view?.text).not.toContain('Статус');
+    // Records as lines, still a line for the number that found nothing, and what did not fit counted.
+    expect(view?.text).toContain('номер SAP «0007399999»: ничего не найдено.');
+    expect(view?.text).toMatch(/Ещё \d+ номер\S* не поместил/);
     const lines = renderPasted({ items, style: 'lines', more: 0, slowed: 0 }, en.t, en.fmt);
     expect(() => sendable(lines!.text)).not.toThrow();
   });
