@@ -140,6 +140,9 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: numberVar(10, 2, 100, 'connections'),
   LEADER_LEASE_SECONDS: numberVar(15, 2, 300, 'seconds'),
   LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
+  // Issue 30 (pasted numbers, statuses by name): the operator's names of status codes, a JSON or
+  // YAML file read and checked at start (src/status-names.ts).
+  STATUS_NAMES_FILE: optionalText,
 });
 
 type Env = z.output<typeof envSchema>;
@@ -257,4 +260,6 @@ const toConfig = (e: Env, heapLimitBytes: number) => ({
   },
   /** Telegram's language_code for the console chat's user, from LANG; undefined lets DEFAULT_LANGUAGE decide. */
   consoleLanguage: e.LANG,
+  /** The operator's names of status codes (src/status-names.ts reads it at start); unset: codes alone. */
+  statusNamesFile: e.STATUS_NAMES_FILE,
 });

@@ -32,6 +32,8 @@ export type Formatter = {
   time: (moment: Date) => string;
   /** "14:05" when the moment falls on the same day as `now` in the time zone, else with the date: "21.11.2026 14:05". */
   dateTime: (moment: Date, now: Date) => string;
+  /** The operator's name of a status code (STATUS_NAMES_FILE, src/status-names.ts); undefined without one. */
+  statusName: (kind: 'order' | 'specification' | 'type', code: string, type?: string) => string | undefined;
 };
 
 /** Where sales staff are; the server may well run in UTC. */
@@ -154,6 +156,7 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
 
   return {
     locale,
+    statusName: () => undefined,
     number,
     money,
     tonnes: number,

@@ -8,6 +8,7 @@ import { startWatchLoop, type WatchLoop } from './app/watch-loop.ts';
 import { setCommandMenusOnce } from './app/command-menus.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { SecretFileError, withSecretFiles } from './secret-files.ts';
+import { loadStatusNames, StatusNamesError, type StatusNames } from './status-names.ts';
 import { createWatchMemory } from './memory-budget.ts';
 import { createTranslator, resolveLocale } from './i18n.ts';
 import { TokenFileError } from './portal/resilience/token-source.ts';
@@ -30,7 +31,7 @@ const LOG_FLUSH_MS = 2_000;
 
 /** A configuration, store or token file the bot cannot run with: said on stderr, exit status 2. */
 const refuse = async (error: unknown): Promise<never> => {
-  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError, SecretFileError].some((type) => error instanceof type);
+  const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError, SecretFileError, StatusNamesError].some((type) => error instanceof type);
   if (!known || !(error instanceof Error)) throw error;
   process.stderr.write(`${error.message}\n`);
   // The lines logged before it and this one reach a lagging log reader before the process ends.
@@ -39,8 +40,10 @@ const refuse = async (error: unknown): Promise<never> => {
 };
 
 let config: ReturnType<typeof parseConfig>;
+let statusNames: StatusNames;
 try {
   config = parseConfig(withSecretFiles(process.env));
+  statusNames = await loadStatusNames(config.statusNamesFile);
 } catch (error) {
   throw await refuse(error); // never thrown: refuse exits
 }
@@ -107,7 +110,7 @@ removeStaleExportDirs({ logger });
 // What /watch and the polls read is held in one share of the heap.
 const watchMemory = createWatchMemory(config.watch.memoryBytes);
 const botFor = (token: string, telegramApiRoot: string) =>
-  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory });
+  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory, statusNames });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchLoopFor = (bot: ReturnType<typeof botFor>) =>
   startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory });

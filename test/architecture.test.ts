@@ -22,9 +22,11 @@ const ROOT_MODULES = [
   'main.ts',
   'memory-budget.ts',
   'query.ts',
+  'recognise.ts',
   'remembered.ts',
   'secret-files.ts',
   'short-hash.ts',
+  'status-names.ts',
   'zone.ts',
 ];
 

@@ -5,7 +5,7 @@ import { createTranslator, LOCALES, type Locale } from '../i18n.ts';
 // and English (by the user's Telegram language), and the default language for everyone else.
 
 const PRIVATE = ['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help', 'start'] as const;
-const GROUP = ['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help'] as const;
+const GROUP = ['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help', 'autolookup'] as const;
 
 export const commandList = (names: readonly string[], locale: Locale): BotCommand[] => {
   const t = createTranslator(locale);

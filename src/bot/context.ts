@@ -14,6 +14,12 @@ export interface BotContext extends Context {
   useLocale(locale: Locale): void;
   /** What "Try again" repeats if this update's portal call fails: the page it was fetching. */
   retry?: CallbackAction;
+  /**
+   * Counts `count` more queries of this update's user against the flood limit (a pasted text's
+   * identifiers, each one query): how many of them may reach the portal now. When none may, the
+   * user is told once to slow down, unless `quiet` (a group's chatter read for /autolookup).
+   */
+  takeQueries(count: number, options?: { quiet?: boolean }): Promise<number>;
   /** Answers the callback query of this update at most once; true when this call answered it. */
   answerOnce(text?: string, showAlert?: boolean): Promise<boolean>;
 }

@@ -15,6 +15,14 @@ import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
 import { createStartFeature } from './features/start.ts';
 import { createWatchFeature } from './features/watch.ts';
+import { createPasteFeature } from './features/paste.ts';
+import { createAutolookupFeature } from './features/autolookup.ts';
+import { createResultsAnswer } from './answer-results.ts';
+import { createAutolookupSwitch } from './autolookup-switch.ts';
+import { createAdminCheck } from './chat-admins.ts';
+import { createPasted } from './pasted.ts';
+import { createStatuses } from './statuses.ts';
+import type { StatusNames } from '../status-names.ts';
 import { createLookups, type LookupPortal } from './lookups.ts';
 import { updateMetrics } from './middleware/update-metrics.ts';
 import { accessMiddleware } from './middleware/access.ts';
@@ -30,7 +38,7 @@ export type BotDeps = {
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -39,33 +47,46 @@ export type BotDeps = {
   exports: Exports;
   /** What watch readings may take of the heap, shared by /watch and the poller; made here when not given. */
   watchMemory?: MemoryBudget;
+  /** The operator's names of status codes (STATUS_NAMES_FILE), read at start. */
+  statusNames?: StatusNames;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, statusNames }: BotDeps): Telegraf<BotContext> => {
   // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
   const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
-  const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
+  const nowMs = () => now().getTime();
+  const statuses = createStatuses({ store: store.statuses, ...(statusNames ? { names: statusNames } : {}), logger, now: nowMs });
+  const lookups = createLookups({ portal, queries: store.queries, logger, now: nowMs, seen: statuses.seen });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
+  // Issue 30: how a lookup is answered (one record opens at once), pasted numbers, /autolookup.
+  const answer = createResultsAnswer({ watches, statuses, now });
+  const pasted = createPasted({ lookups, answer });
+  const autolookup = createAutolookupSwitch({ store: store.autolookup, logger, now: nowMs });
+  const readsGroup = async (chatId: number) => (config.access.anyone || config.access.chatIds.has(chatId) ? autolookup.enabled(chatId) : undefined);
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
     chain(
       ...(metrics ? [updateMetrics(metrics)] : []),
       errorBoundary(logger, config.defaultLanguage),
-      contextMiddleware({ ...config, settings: store.settings }),
+      contextMiddleware({ ...config, settings: store.settings, ...(statusNames ? { statusNames } : {}) }),
       // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
       accessMiddleware(config.access, { limits: store.limits, logger, now: () => now().getTime() }),
       // Only a chat that may use the bot brings its paused watches back.
       resumeWatches(store.watches, logger),
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
       createStartFeature({ demo }),
-      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }),
-      createLookupFeature({ lookups, watches, now }),
+      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage, autolookup: readsGroup }),
+      // Issue 30: /autolookup on|off, a group admin's.
+      createAutolookupFeature({ autolookup, isAdmin: createAdminCheck({ now: nowMs }), access: config.access }),
+      createLookupFeature({ lookups, watches, statuses, answer, pasted, now }),
       createRecordFeature({ lookups, watches, now }),
-      createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }),
-      createExportFeature({ lookups, exports }),
-      createInlineFeature({ lookups, access: config.access }),
+      createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now, statuses }),
+      createExportFeature({ lookups, exports, now, statuses }),
+      createInlineFeature({ lookups, access: config.access, now, statuses }),
+      // Issue 30: numbers in plain text (private chats, mentions, replies, /autolookup), before the fallback.
+      createPasteFeature({ pasted, autolookup, access: config.access, lookups, watches, now }),
       createFallbackFeature(),
     ),
   );

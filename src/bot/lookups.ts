@@ -8,8 +8,14 @@ import type { QueryStore } from '../store/query-store.ts';
 
 export type Lookups = ReturnType<typeof createLookups>;
 
+/**
+ * How a lookup was asked, for its audit line: a command, a button, inline mode, a pasted text (a
+ * reply to the bot's message too), a mention of the bot in a group, a group's /autolookup.
+ */
+export type Via = 'command' | 'button' | 'inline' | 'pasted' | 'mention' | 'autolookup';
+
 /** Who asked, for the audit line: the update's user and chat, and how they asked. */
-export const asker = (ctx: BotContext, via: 'command' | 'button' | 'inline') => ({
+export const asker = (ctx: BotContext, via: Via) => ({
   userId: ctx.from?.id,
   chatId: ctx.chat?.id,
   via,
@@ -27,7 +33,20 @@ export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalC
 const SAVED_FOR_MS = 10 * 60_000;
 const MAX_SAVED = 4_096;
 
-export const createLookups = ({ portal, queries, logger, now = Date.now }: { portal: LookupPortal; queries: QueryStore; logger: Logger; now?: () => number }) => {
+export const createLookups = ({
+  portal,
+  queries,
+  logger,
+  now = Date.now,
+  seen,
+}: {
+  portal: LookupPortal;
+  queries: QueryStore;
+  logger: Logger;
+  now?: () => number;
+  /** Shown every page found (the statuses in it are learned: src/bot/statuses.ts). */
+  seen?: (results: Results) => void;
+}) => {
   /** Queries too long for a button, by their text, with their key and when this process saved them. */
   const saved = new Map<string, { key: string; at: number }>();
   const save = async (query: Query): Promise<string> => {
@@ -74,6 +93,7 @@ export const createLookups = ({ portal, queries, logger, now = Date.now }: { por
         if (!exact && results.page.items.length === 0 && offset > last) results = await fetchResults(source, query, { limit, offset: last });
         const ms = Math.round(performance.now() - started);
         logger.info({ ...audit, results: results.page.items.length, total: results.page.total, ms }, 'lookup');
+        seen?.(results);
         return results;
       } catch (error) {
         logger.info({ ...audit, failed: (error as Error).name, ms: Math.round(performance.now() - started) }, 'lookup');

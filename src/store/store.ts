@@ -1,7 +1,7 @@
 import type { QueryStore } from './query-store.ts';
 import type { WatchStore } from './watch-store.ts';
 import type { Locale } from '../i18n.ts';
-import type { PageSize } from '../query.ts';
+import type { PageSize, Resource } from '../query.ts';
 
 // What the bot keeps across restarts, and what several replicas share. Every read and write may
 // be asynchronous, and the bot awaits each one: node:sqlite answers at once, PostgreSQL (the
@@ -51,13 +51,57 @@ export type LimitStore = {
   /**
    * One query of the user in their flood window: a window starts at a hit when none is open and
    * lasts `windowMs`. Returns the hits in the open window, this one included (1 for the first).
-   * Keyed by the user's id itself, a number: every query of every user passes here.
+   * Keyed by the user's id itself, a number: every query of every user passes here. `count`
+   * queries at once (a pasted text's identifiers) count as that many hits.
    */
-  hit(userId: number, now: number, windowMs: number): Awaitable<number>;
+  hit(userId: number, now: number, windowMs: number, count?: number): Awaitable<number>;
   /** True when `key` is not in a quiet period, and starts one of `quietMs`; false during one. */
   take(key: string, now: number, quietMs: number): Awaitable<boolean>;
   /** Forgets windows and quiet periods over at `now`: on a timer, never on the way of an update. */
   sweep(now: number): Awaitable<void>;
+};
+
+/** A group that reads every message for identifiers (/autolookup, issue 30), shared by replicas. */
+export type AutolookupStore = {
+  enabled(chatId: number): Awaitable<boolean>;
+  /** Turns it on (by the admin `userId`) or off. */
+  set(chatId: number, on: boolean, userId: number, now: number): Awaitable<void>;
+};
+
+/** A status code seen in a record, and the text the portal wrote beside it ('' when none). */
+export type StatusPair = { resource: Resource; field: 'STATUS' | 'STATUS_TYPE'; code: string; text: string };
+
+/** The statuses the bot has seen in records (issue 30): what a status typed by name maps to. */
+export type StatusStore = {
+  /** Every pair kept, the most recently seen first, at most MAX_STATUSES. */
+  all(): Awaitable<StatusPair[]>;
+  /** Keeps what was seen: a code's text is the latest one seen. */
+  learn(pairs: readonly StatusPair[], now: number): Awaitable<void>;
+};
+
+/** The most status codes kept and read back; a code or text longer than these limits is not kept. */
+export const MAX_STATUSES = 200;
+export const MAX_STATUS_CODE_LENGTH = 64;
+export const MAX_STATUS_TEXT_LENGTH = 200;
+
+/** Pairs worth keeping: codes and texts within the limits, each code once (the last text wins). */
+export const keptStatuses = (pairs: readonly StatusPair[]): StatusPair[] => {
+  const kept = new Map<string, StatusPair>();
+  for (const pair of pairs) {
+    const code = pair.code.trim();
+    const text = pair.text.trim();
+    if (code === '' || code.length > MAX_STATUS_CODE_LENGTH || text.length > MAX_STATUS_TEXT_LENGTH) continue;
+    kept.set(`${pair.resource}\n${pair.field}\n${code}`, { resource: pair.resource, field: pair.field, code, text });
+  }
+  return [...kept.values()];
+};
+
+/** A row as the store holds it, or undefined for one this version does not know. */
+export const readStatusRow = (row: Record<string, unknown>): StatusPair | undefined => {
+  const { resource, field, code, text } = row;
+  if ((resource !== 'order' && resource !== 'specification') || (field !== 'STATUS' && field !== 'STATUS_TYPE')) return undefined;
+  if (typeof code !== 'string' || typeof text !== 'string') return undefined;
+  return { resource, field, code, text };
 };
 
 export type Store = {
@@ -68,6 +112,8 @@ export type Store = {
   watches: WatchStore;
   coordination: CoordinationStore;
   limits: LimitStore;
+  autolookup: AutolookupStore;
+  statuses: StatusStore;
   /** Resolves when the store answers now; rejects (a StoreUnavailableError) when it does not: /readyz. */
   ping(): Promise<void>;
   /** Idempotent. */

@@ -37,14 +37,16 @@ const runConsole = (lines: string[], env: Record<string, string> = {}) => {
 
 describe('console chat', () => {
   it('starts with no configuration, answers commands from the demo portal, presses buttons by number', async () => {
-    const { code, stdout, stderr } = await runConsole(['/start', '/spec ДП-77/2026', '7', '/order 0007300100']);
+    const { code, stdout, stderr } = await runConsole(['/start', '/spec ДП-77/2026', '7', '/order 0007300100', 'где 7300321?']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain('demo data');
     expect(stdout).toContain('Specifications 1–5 of 8');
     expect(stdout).toMatch(/\[6\] 1\/2 {3}\[7\] ▶/);
     expect(stdout).toContain('(edited) Specifications 6–8 of 8');
-    expect(stdout).toContain('1. Order No. 0007300100');
+    // One order found opens at once; a pasted number is read as /order's.
+    expect(stdout).toContain('Order No. 0007300100 dated 18 Nov 2025');
+    expect(stdout).toContain('Order No. 0007300321 dated 15 Mar 2026');
     expect(stdout).not.toMatch(/<\/?b>|&lt;|&amp;/);
   });
 

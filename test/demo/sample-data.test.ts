@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { orderSchema, specificationSchema } from '../../src/portal/schemas.ts';
 import { sampleData } from '../../src/demo/sample-data.ts';
+import { recognise } from '../../src/recognise.ts';
 
 const { orders, specifications } = sampleData;
 const orderPositions = orders.flatMap((order) => order.POSITION ?? []);
@@ -156,5 +157,18 @@ describe('sample data: specifications', () => {
         expect(position.PID_ID).toBe('');
         expect(position.SPECIFICATION_POSITION_SAP_ID).toBe(String((k + 1) * 10).padStart(6, '0'));
       });
+  });
+});
+
+describe('sample data: every identifier shape a pasted text is read for (issue 30)', () => {
+  it('has records for SAP numbers, CRM ids, every contract number, material codes and dates, as src/recognise.ts reads them', () => {
+    const kinds = (text: string) => recognise(text, 'strict').identifiers.map((identifier) => identifier.kind);
+    for (const order of orders) {
+      expect(kinds(String(order.SAP_ID)), String(order.SAP_ID)).toEqual(['order']);
+      expect(kinds(String(order.CRM_ID)), String(order.CRM_ID)).toEqual(['order']);
+      expect(recognise(String(order.DATE_ORDER).slice(0, 10), 'loose').identifiers.map((identifier) => identifier.kind)).toEqual(['date']);
+    }
+    for (const specification of specifications) expect(kinds(String(specification.CONTRACT_NUMBER)), String(specification.CONTRACT_NUMBER)).toEqual(['contract']);
+    for (const position of [...orderPositions, ...specificationPositions]) expect(kinds(String(position.MATERIAL_SAP_ID))).toEqual(['material']);
   });
 });

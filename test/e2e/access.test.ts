@@ -12,7 +12,7 @@ afterAll(() => h.close());
 describe('access lists', () => {
   it('serves a listed user', async () => {
     const user = h.api.createUser({ id: ALLOWED_USER, language_code: 'en' });
-    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(user, '/order 0007300100')).text).toContain('Order No. 0007300100');
   });
 
   it('refuses anyone else with their id, and asks the portal nothing', async () => {
@@ -21,6 +21,20 @@ describe('access lists', () => {
     const reply = await h.ask(stranger, '/order 0007300100');
     expect(reply.text).toContain('777000111');
     expect(reply.text).toContain('Нет доступа');
+    expect(h.portal.requests.length).toBe(before);
+  });
+
+  it("refuses a stranger's pasted numbers as their commands are (ru and en), and asks the portal nothing", async () => {
+    const before = h.portal.requests.length;
+    const ru = h.api.createUser({ id: 777_000_112, language_code: 'ru' });
+    const reply = await h.ask(ru, 'где заказ 7300100 и ДП-77/2026?');
+    expect(reply.text).toContain('Нет доступа');
+    expect(reply.text).toContain('777000112');
+    const en = h.api.createUser({ language_code: 'en' });
+    expect((await h.ask(en, '0007300100')).text).toContain(`You have no access to this bot. To get it, send your Telegram ID to the administrator: ${en.id}`);
+    const group = h.api.createGroup({ type: 'supergroup' });
+    const mention = await h.ask(en, '@order_lookup_bot 0007300100', group);
+    expect(mention.text).toContain(String(group.id));
     expect(h.portal.requests.length).toBe(before);
   });
 

@@ -15,7 +15,8 @@ describe('bad arguments', () => {
     ['/order crm', 'Tell me what to look for'],
     [`/order ${'9'.repeat(10_000)}`, '100 characters at most'],
     ['/order date 32.01.2026', '“32.01.2026” is not a date'],
-    ['/spec дата вчера', '“вчера” is not a date'],
+    ['/spec дата позавчера', '“позавчера” is not a date'],
+    ['/order date 31.02.26', '“31.02.26” is not a date I can read, or no such day exists. For example: 15.03.2026, 15.03.26, 2026-03-15, 15 March, today, yesterday.'],
   ])('%j gets a usage text and no portal call', async (command, expected) => {
     const user = h.api.createUser({ language_code: 'en' });
     const before = h.portal.requests.length;
@@ -46,12 +47,19 @@ describe('bad arguments', () => {
     expect(reply.text).toContain('«🚀📦 合同 👍🏽»');
   });
 
-  it('does not answer plain chatter in a group', async () => {
+  it('does not answer plain chatter in a group, numbers and all, without /autolookup, though it reads every message', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const group = h.api.createGroup({ type: 'supergroup' });
-    h.api.sendText({ from: user, chat: group, text: 'hello everyone' });
-    await h.settle();
-    expect(h.api.messagesIn(group.id)).toEqual([]);
+    h.api.setPrivacyMode(false);
+    try {
+      const before = h.portal.requests.length;
+      h.api.sendText({ from: user, chat: group, text: 'hello everyone, where is 0007300100?' });
+      await h.settle();
+      expect(h.api.messagesIn(group.id)).toEqual([]);
+      expect(h.portal.requests.length).toBe(before);
+    } finally {
+      h.api.setPrivacyMode(true);
+    }
   });
 
   it.each(['x:o2=notadate', 'p:05:0:o0=0007300100', 'p:1e1:0:o0=0007300100', 'r:5:00:0:0:abcdef:o0=0007300100'])(
@@ -75,10 +83,13 @@ describe('bad arguments', () => {
 
 describe('anything else in a private chat', () => {
   // Only this bot is in a private chat: a command to another one was a slip, and silence would look like a dead bot.
-  it.each(['hello', '/unknown_command', '0007300100', '/start@other_bot'])('%j gets a pointer to /help', async (text) => {
+  it.each(['hello', '/unknown_command', 'call me at 12:30, order 12345?', '/start@other_bot'])('%j gets a pointer to /help and two examples of what can be pasted', async (text) => {
     const user = h.api.createUser({ language_code: 'en' });
+    const before = h.portal.requests.length;
     const reply = await h.ask(user, text);
     expect(reply.text).toContain("I don't understand that message");
+    expect(reply.text).toContain('Send an order or contract number, for example 0007300100 or ДП-77/2026');
     expect(reply.text).toContain('/help');
+    expect(h.portal.requests.length).toBe(before);
   });
 });

@@ -17,11 +17,12 @@ describe("within Telegram's limits", () => {
     expect(h.portal.requests.at(-1)).toMatch(/limit=20&offset=0$/);
   });
 
-  it('renders the order with 60 positions, the rest counted', async () => {
+  it('renders the order with 60 positions, opened at once, in parts', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const reply = await h.ask(user, '/order 0007300321');
-    expect(reply.text).toContain('Positions (60):');
-    expect(reply.text).toMatch(/… and \d+ more positions/);
+    expect(reply.text).toMatch(/Positions \(1–\d+ of 60\):/);
+    expect(reply.buttons.map((button) => button.text)).toContain('▶');
+    expect(h.api.failedCalls()).toEqual([]);
   });
 
   it('renders a page of 20 specifications', async () => {
@@ -40,6 +41,6 @@ describe('when Telegram refuses a call', () => {
     await h.settle();
     expect(h.logs.some((line) => line.msg === 'update failed')).toBe(true);
     expect((await h.api.nextBotMessage(user.id)).text).toContain('Something went wrong');
-    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(user, '/order 0007300100')).text).toMatch(/^Order No\. \d{10} dated /);
   });
 });

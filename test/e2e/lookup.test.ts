@@ -8,7 +8,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('lookups in a private chat', () => {
-  it('shows an order card in Russian, as the glossary words it', async () => {
+  it('opens the one order an exact number finds at once, in Russian, as the glossary words it', async () => {
     const user = h.api.createUser({ language_code: 'ru' });
     const reply = await h.ask(user, '/order 0007300100');
     // Thousands are grouped with no-break spaces, and a unit never wraps away from its number.
@@ -16,32 +16,43 @@ describe('lookups in a private chat', () => {
     expect(reply.text).toContain('79,473\u00a0т');
     expect(reply.text.replaceAll('\u00a0', ' ')).toBe(
       [
-        'Заказы 1–1 из 1',
-        'Поиск: номер SAP «0007300100»',
-        'обновлено 14:05',
-        '',
-        '1. Заказ № 0007300100 от 18.11.2025',
+        'Заказ № 0007300100 от 18.11.2025',
         'Номер CRM: CRM-2025-004290',
-        'Статус: Производство',
+        'Статус: Производство (production)',
         'Сумма: 9 624 307,00 RUB',
         'Предоплата: 2 887 292,10',
-        'Количество: 79,473 т · 834 м · 73 шт',
+        'Вес: 79,473 т',
+        'Метры: 834 м',
+        'Штуки: 73 шт',
+        'обновлено 14:05',
+        '',
         'Позиции (2):',
-        '• Труба 530х8 К52 ГОСТ 20295-85 — 77,662 т',
-        '• Труба б/ш 159х6 09Г2С ГОСТ 8732-78 — 80 м',
+        '• 000010 · Труба 530х8 К52 ГОСТ 20295-85',
+        'код материала 000000000010012345 · 77,662 т · цена 120 500,00 RUB',
+        '• 000020 · Труба б/ш 159х6 09Г2С ГОСТ 8732-78',
+        'код материала 000000000010012371 · 80 м · цена 3 325,45 RUB',
       ].join('\n'),
     );
     expect(reply.reply_to_message_id).toBeUndefined();
-    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
+    // No list to go back to: no «◀ К списку».
+    expect(reply.buttons.map((button) => button.text)).toEqual([
+      '📦 Заказы · 10012345',
+      '📄 Спецификации · 10012345',
+      '📦 Заказы · 10012371',
+      '📄 Спецификации · 10012371',
+      '🔄 Обновить',
+      '🔔 Следить',
+    ]);
     expect(h.portal.requests.at(-1)).toBe('/api/lk/order?SAP_ID=0007300100&limit=5&offset=0');
   });
 
   it('speaks English to an English user', async () => {
     const user = h.api.createUser({ language_code: 'en-GB' });
     const reply = await h.ask(user, '/order 0007300100');
-    expect(reply.text).toContain('Orders 1–1 of 1');
+    expect(reply.text).toContain('Order No. 0007300100');
     expect(reply.text).toContain('Total: 9,624,307.00 RUB');
     expect(reply.text).toContain('18 Nov 2025');
+    expect(reply.buttons.map((button) => button.text)).not.toContain('◀ Back to list');
   });
 
   it('falls back to DEFAULT_LANGUAGE when Telegram gives no language', async () => {
@@ -83,9 +94,44 @@ describe('lookups in a private chat', () => {
   });
 });
 
+describe('dates as people write them, in TIME_ZONE (issue 30)', () => {
+  it.each([
+    ['/order дата сегодня', 'DATE_ORDER=2026-11-23'],
+    ['/order дата вчера', 'DATE_ORDER=2026-11-22'],
+    ['/order дата 15 марта', 'DATE_ORDER=2026-03-15'],
+    ['/spec дата 15 марта 2026', 'ORDER%5BDATE_ORDER%5D=2026-03-15'],
+    ['/spec дата 15.03.26', 'ORDER%5BDATE_ORDER%5D=2026-03-15'],
+  ])('%s (ru)', async (command, parameter) => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    await h.ask(user, command);
+    expect(h.portal.requests.at(-1)).toBe(`/api/lk/${command.startsWith('/order') ? 'order' : 'specification'}?${parameter}&limit=5&offset=0`);
+  });
+
+  it('takes the day it is in TIME_ZONE, not on the server: at 01:00 in Moscow it is already the next day', async () => {
+    const user = h.api.createUser({ language_code: 'en' });
+    const saved = h.clock.now;
+    h.clock.now = new Date('2026-11-23T22:30:00Z');
+    try {
+      await h.ask(user, '/order date today');
+      expect(h.portal.requests.at(-1)).toBe('/api/lk/order?DATE_ORDER=2026-11-24&limit=5&offset=0');
+    } finally {
+      h.clock.now = saved;
+    }
+  });
+
+  it('refuses a date that does not exist, with examples (ru)', async () => {
+    const user = h.api.createUser({ language_code: 'ru' });
+    const before = h.portal.requests.length;
+    const reply = await h.ask(user, '/order дата 30 февраля');
+    expect(reply.text).toContain('Не удалось разобрать дату «30 февраля»: такой даты нет или она написана непонятно. Например: 15.03.2026, 15.03.26, 2026-03-15, 15 марта, сегодня, вчера.');
+    expect(h.portal.requests.length).toBe(before);
+  });
+});
+
 describe('every filter keyword reaches the portal as its parameter', () => {
   it.each([
-    ['/order 7300100', 'SAP_ID=7300100'],
+    ['/order 7300100', 'SAP_ID=0007300100'],
+    ['/order crm crm-2026-004512', 'CRM_ID=CRM-2026-004512'],
     ['/order crm CRM-2026-004512', 'CRM_ID=CRM-2026-004512'],
     ['/order срм CRM-2026-004512', 'CRM_ID=CRM-2026-004512'],
     ['/order date 15.03.2026', 'DATE_ORDER=2026-03-15'],
@@ -96,7 +142,13 @@ describe('every filter keyword reaches the portal as its parameter', () => {
     ['/order материал К60', 'POSITION%5BMATERIAL_NAME%5D=%D0%9A60'],
     ['/order code 000000000010012345', 'POSITION%5BMATERIAL_SAP_ID%5D=000000000010012345'],
     ['/order КОД 000000000010012345', 'POSITION%5BMATERIAL_SAP_ID%5D=000000000010012345'],
-    ['/spec дп-77/2026', 'CONTRACT_NUMBER=%D0%B4%D0%BF-77%2F2026'],
+    ['/spec дп-77/2026', 'CONTRACT_NUMBER=%D0%94%D0%9F-77%2F2026'],
+    ['/spec type zsdzmp', 'STATUS_TYPE=ZSDZMP'],
+    ['/order date 15.03.26', 'DATE_ORDER=2026-03-15'],
+    ['/order дата 15 марта', 'DATE_ORDER=2026-03-15'],
+    ['/spec date 15 марта 2026', 'ORDER%5BDATE_ORDER%5D=2026-03-15'],
+    ['/order date вчера', 'DATE_ORDER=2026-11-22'],
+    ['/order date today', 'DATE_ORDER=2026-11-23'],
     ['/spec number 12', 'SPECIFICATION_NUMBER=12'],
     ['/spec номер 1', 'SPECIFICATION_NUMBER=1'],
     ['/spec status 20', 'STATUS=20'],
@@ -109,6 +161,7 @@ describe('every filter keyword reaches the portal as its parameter', () => {
     const user = h.api.createUser({ language_code: 'en' });
     const reply = await h.ask(user, command);
     expect(h.portal.requests.at(-1)).toBe(`/api/lk/${command.startsWith('/order') ? 'order' : 'specification'}?${parameter}&limit=5&offset=0`);
-    expect(reply.text).toMatch(/^(Orders|Specifications) 1–\d+ of \d+\n/);
+    // A list, one record opened at once, or nothing found: the portal was asked, as it should be.
+    expect(reply.text).toMatch(/^(Orders|Specifications) 1–\d+ of \d+\n|^(Order|Specification) No\. |^No (orders|specifications) found/);
   });
 });

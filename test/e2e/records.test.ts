@@ -31,9 +31,8 @@ describe('opening a record from a results page', () => {
 
   it('shows every position of an order with code, name, quantity, price and currency', async () => {
     const user = h.api.createUser({ language_code: 'ru' });
-    const list = await h.ask(user, '/order 0007300100');
-    const { message } = await h.press(user, list, h.button(list, '1'));
-    const text = message?.text ?? '';
+    const message = await h.ask(user, '/order 0007300100');
+    const text = message.text;
     expect(text).toContain('Заказ № 0007300100');
     expect(text).toContain('000010');
     expect(text).toContain('Труба 530х8 К52 ГОСТ 20295-85');
@@ -42,8 +41,7 @@ describe('opening a record from a results page', () => {
 
   it('pages through the 60 positions of a long order inside the record', async () => {
     const user = h.api.createUser({ language_code: 'en' });
-    const list = await h.ask(user, '/order 0007300321');
-    let { message } = await h.press(user, list, h.button(list, '1'));
+    let message: Awaited<ReturnType<typeof h.ask>> | undefined = await h.ask(user, '/order 0007300321');
     const pager = labels(message).find((label) => /^1\/\d+$/.test(label));
     expect(pager).toMatch(/^1\/[2-9]$/);
     const parts = Number(pager!.split('/')[1]);
@@ -104,15 +102,15 @@ describe('cross-links', () => {
     await h.press(user, spec!, h.button(spec, 'Request 0007300372'));
     const order = await reply;
     expect(order.message_id).not.toBe(list.message_id);
-    expect(header(order.text)).toBe('Orders 1–1 of 1');
-    expect(order.text).toContain('0007300372');
+    // The one order found opens at once, with no list to go back to.
+    expect(header(order.text)).toMatch(/^Order No\. 0007300372 dated /);
+    expect(labels(order)).not.toContain('◀ Back to list');
     expect(h.portal.requests.at(-1)).toBe('/api/lk/order?SAP_ID=0007300372&limit=5&offset=0');
   });
 
   it('finds orders and specifications with the material of a position', async () => {
     const user = h.api.createUser({ language_code: 'en' });
-    const list = await h.ask(user, '/order 0007300100');
-    const { message: order } = await h.press(user, list, h.button(list, '1'));
+    const order = await h.ask(user, '/order 0007300100');
     const ordersButton = order!.buttons.find((button) => button.text.startsWith('📦'));
     const specsButton = order!.buttons.find((button) => button.text.startsWith('📄'));
     expect(ordersButton && 'callback_data' in ordersButton).toBe(true);
@@ -153,12 +151,13 @@ describe('refresh', () => {
   it('refreshes an open record in place', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     h.clock.now = new Date('2026-11-23T11:05:00Z');
-    const list = await h.ask(user, '/order 0007300100');
-    const { message: record } = await h.press(user, list, h.button(list, '1'));
+    const record = await h.ask(user, '/order 0007300100');
     h.clock.now = new Date('2026-11-23T12:00:00Z');
-    const { message } = await h.press(user, record!, h.button(record, '🔄 Refresh'));
+    const { message } = await h.press(user, record, h.button(record, '🔄 Refresh'));
     expect(message?.text).toContain('updated 15:00');
     expect(message?.text).toContain('Order No. 0007300100');
+    expect(message?.message_id).toBe(record.message_id);
+    expect(labels(message)).not.toContain('◀ Back to list');
   });
 
   it('says the record is gone when the page no longer has it, with a way back', async () => {
@@ -168,6 +167,7 @@ describe('refresh', () => {
     expect(answer).toMatchObject({ text: undefined, show_alert: false });
     expect(message?.text).toBe('This record is no longer in the portal’s results for this search: it was changed or removed. Please send the command again.');
     expect(labels(message)).toEqual(['◀ Back to list']);
+    // Back shows the page: the one order found, opened at once, lives in its own message.
     const back = await h.press(user, message!, h.button(message, '◀ Back to list'));
     expect(header(back.message?.text)).toBe('Orders 1–1 of 1');
   });

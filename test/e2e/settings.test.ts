@@ -15,9 +15,9 @@ describe('settings', () => {
     const { answer, message } = await h.press(user, choice, h.button(choice, 'English'));
     expect(answer?.text).toContain('English');
     expect(message?.text).toContain('English');
-    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(user, '/order 0007300100')).text).toContain('Order No. 0007300100');
     await h.restart();
-    expect((await h.ask(user, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(user, '/order 0007300100')).text).toContain('Order No. 0007300100');
   });
 
   it('/pagesize changes how many records a message shows', async () => {
@@ -51,8 +51,8 @@ describe('settings', () => {
 
     await h.press(admin, choice, h.button(choice, 'Русский'));
     const reply = await h.ask(member, '/order@order_lookup_bot 0007300100', group);
-    expect(reply.text).toContain('Заказы 1–1 из 1');
-    expect((await h.ask(member, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect(reply.text).toContain('Заказ № 0007300100');
+    expect((await h.ask(member, '/order 0007300100')).text).toContain('Order No. 0007300100');
   });
 });
 
@@ -61,7 +61,7 @@ describe('command menus', () => {
     const ru = h.api.commands({ scope: { type: 'all_private_chats' }, languageCode: 'ru' });
     const en = h.api.commands({ scope: { type: 'all_group_chats' }, languageCode: 'en' });
     expect(ru?.map((command) => command.command)).toEqual(['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help', 'start']);
-    expect(en?.map((command) => command.command)).toEqual(['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help']);
+    expect(en?.map((command) => command.command)).toEqual(['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help', 'autolookup']);
     expect(ru?.[0]?.description).not.toBe(en?.[0]?.description);
   });
 });

@@ -67,7 +67,7 @@ describe('the Docker image', () => {
       // The console chat on the demo portal: the entry point, the console's and the demo's chunks.
       const chat = runCmd(stage, { DATA_DIR: join(stage, 'data'), LANG: 'en_US.UTF-8' }, '/order 0007300100\n');
       expect(chat.stderr).toBe('');
-      expect(chat.stdout).toContain('1. Order No. 0007300100');
+      expect(chat.stdout).toContain('Order No. 0007300100 dated 18 Nov 2025');
       expect(chat.status).toBe(0);
       // The chunks loaded only when used (PostgreSQL, the export) resolve their imports too.
       const chunks = readdirSync(join(stage, 'dist')).filter((name) => name.endsWith('.js'));

@@ -101,3 +101,22 @@ describe('main.ts refuses a secret file it cannot read (Docker secrets)', () => 
     await expectRefusal({ DATABASE_URL_FILE: file }, file, /database URL file .*\(DATABASE_URL_FILE\): it is empty/);
   });
 });
+
+describe('main.ts refuses a STATUS_NAMES_FILE it cannot use (issue 30)', () => {
+  it('when a YAML file is not of the documented shape', async () => {
+    const file = join(dir, 'statuses.yaml');
+    writeFileSync(file, 'types:\n  ZSD_DOG:\n    ru: Договор\n');
+    await expectRefusal({ STATUS_NAMES_FILE: file }, file, /^STATUS_NAMES_FILE .*: types\.ZSD_DOG\.en: /);
+  });
+
+  it('when a JSON file is no JSON', async () => {
+    const file = join(dir, 'statuses.json');
+    writeFileSync(file, '{"orders": {');
+    await expectRefusal({ STATUS_NAMES_FILE: file }, file, /not valid JSON/);
+  });
+
+  it('when it is missing', async () => {
+    const file = join(dir, 'no-statuses.yaml');
+    await expectRefusal({ STATUS_NAMES_FILE: file }, file, /cannot read it \(no such file\)/);
+  });
+});

@@ -48,7 +48,7 @@ describe("npm start's build step after a production install", () => {
     expect(build.stderr).toMatch(/^dist\/ is up to date/);
     expect(build.status).toBe(0);
     const chat = run(startArgs(), '/order 0007300100\n');
-    expect(chat.stdout).toContain('1. Order No. 0007300100');
+    expect(chat.stdout).toContain('Order No. 0007300100 dated 18 Nov 2025');
     expect(chat.status).toBe(0);
   });
 

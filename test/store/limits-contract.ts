@@ -23,6 +23,14 @@ export const describeLimitsContract = (backend: Backend): void => {
       expect(await limits.hit(1, T0 + 2 * WINDOW, WINDOW)).toBe(1);
     });
 
+    it('counts several queries at once as that many hits (a pasted text of several numbers)', async () => {
+      const limits = await open();
+      expect(await limits.hit(1, T0, WINDOW, 3)).toBe(3);
+      expect(await limits.hit(1, T0 + 1, WINDOW)).toBe(4);
+      expect(await limits.hit(1, T0 + 2, WINDOW, 10)).toBe(14);
+      expect(await limits.hit(1, T0 + WINDOW, WINDOW, 2)).toBe(2);
+    });
+
     it('counts each user on their own, apart from quiet periods', async () => {
       const limits = await open();
       expect(await limits.hit(1, T0, WINDOW)).toBe(1);

@@ -13,6 +13,7 @@ import { startWatchLoop } from '../../src/app/watch-loop.ts';
 import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
+import { loadStatusNames } from '../../src/status-names.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startBotApi, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';
@@ -57,13 +58,15 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
   if (config.portal.kind !== 'remote') throw new Error('the harness always configures a portal');
   const metrics = createBotMetrics();
   const portal = await openPortal(config.portal, logger, metrics, { now: nowMs });
+  // As main.ts: STATUS_NAMES_FILE read once, at start.
+  const statusNames = await loadStatusNames(config.statusNamesFile);
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
     const store = openStore(config.dataDir);
     // As main.ts: the process's exports made once, beside the bot; they run on the bot's clock here.
     const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => clock.now, clock: nowMs });
-    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports });
+    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports, statusNames });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({
       bot,

@@ -12,6 +12,8 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   u:<watch id>  wl:<offset>                  stop a watch; a page of the chat's watches
 //   e:<ref>                                    export a query's records to Excel (📊, and its Try again)
 //   n                                          the page indicator, which does nothing
+//   qo:<limit>:<offset>:<index>:<id>:<ref>     one record of a page, as a new message (under pasted numbers)
+//   qa:<1|0>                                   a group's /autolookup on or off (/settings)
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -28,7 +30,9 @@ export type CallbackAction =
   | { type: 'unwatch'; watchId: number }
   | { type: 'watchList'; offset: number }
   | { type: 'export'; ref: QueryRef }
-  | { type: 'noop' };
+  | { type: 'noop' }
+  | { type: 'openRecord'; ref: QueryRef; limit: PageSize; offset: number; index: number; id: string }
+  | { type: 'autolookup'; on: boolean };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -89,6 +93,10 @@ const LAYOUTS = {
   u: z.tuple([whole(10)]).transform(([watchId]) => ({ type: 'unwatch' as const, watchId })),
   wl: z.tuple([whole(7)]).transform(([offset]) => ({ type: 'watchList' as const, offset })),
   e: z.tuple([ref]).transform(([r]) => ({ type: 'export' as const, ref: r })),
+  qo: z
+    .tuple([pageSize, whole(7), whole(2), recordId, ref])
+    .transform(([limit, offset, index, id, r]) => ({ type: 'openRecord' as const, limit, offset, index, id, ref: r })),
+  qa: z.tuple([z.enum(['1', '0'])]).transform(([on]) => ({ type: 'autolookup' as const, on: on === '1' })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -115,6 +123,10 @@ const encode = (action: CallbackAction): string => {
       return `e:${encodeRef(action.ref)}`;
     case 'noop':
       return 'n';
+    case 'openRecord':
+      return `qo:${action.limit}:${action.offset}:${action.index}:${action.id}:${encodeRef(action.ref)}`;
+    case 'autolookup':
+      return `qa:${action.on ? 1 : 0}`;
   }
 };
 

@@ -2,6 +2,7 @@ import type { ExportPlace, Exports } from '../../export/exports.ts';
 import type { QueryRef } from '../callback-data/codec.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
+import type { Statuses } from '../statuses.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
 import type { Lookups } from '../lookups.ts';
@@ -35,16 +36,17 @@ const placeOf = (ctx: BotContext, chatId: number, ref: QueryRef): ExportPlace =>
 /** The user's turn: one export of theirs at a time. */
 const turnOf = (ctx: BotContext, exports: Exports) => exports.take(ctx.from?.id ?? ctx.chat?.id ?? 0);
 /** `/export …` and 📊 Excel under results (and its "Try again"): every record of a query as an .xlsx file. */
-export const createExportFeature = ({ lookups, exports }: { lookups: Lookups; exports: Exports }) => {
+export const createExportFeature = ({ lookups, exports, now = () => new Date(), statuses }: { lookups: Lookups; exports: Exports; now?: () => Date; statuses?: Statuses }) => {
   const feature = createFeature();
 
   feature.command('export', async (ctx) => {
-    const args = parseResourceArgs(ctx.payload);
+    const args = parseResourceArgs(ctx.payload, { today: ctx.fmt.day(now()) });
     if (!args.ok) return ctx.reply(renderExportUsage(args, ctx.t), replyOptions(ctx));
-    const ref = await lookups.refFor(args.query);
+    const query = statuses ? await statuses.codeFor(args.query) : args.query;
+    const ref = await lookups.refFor(query);
     const turn = turnOf(ctx, exports);
     if (!turn) return ctx.reply(ctx.t('export.running'), replyOptions(ctx));
-    exports.run(placeOf(ctx, ctx.chat.id, ref), turn, args.query);
+    exports.run(placeOf(ctx, ctx.chat.id, ref), turn, query);
   });
 
   feature.use(

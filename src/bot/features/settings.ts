@@ -10,8 +10,19 @@ const ADMIN_STATUSES = new Set(['creator', 'administrator']);
 /** Telegram's stand-in sender for a group admin who writes anonymously. */
 const GROUP_ANONYMOUS_BOT = 1087968824;
 
-/** /lang, /pagesize and /settings. A group's language is set by the group's admins. */
-export const createSettingsFeature = ({ settings, defaultLanguage }: { settings: SettingsStore; defaultLanguage: Locale }) => {
+/**
+ * /lang, /pagesize and /settings. A group's language is set by the group's admins. `autolookup`:
+ * a group's /autolookup, undefined where it does not apply (issue 30).
+ */
+export const createSettingsFeature = ({
+  settings,
+  defaultLanguage,
+  autolookup,
+}: {
+  settings: SettingsStore;
+  defaultLanguage: Locale;
+  autolookup?: (chatId: number) => Promise<boolean | undefined>;
+}) => {
   const feature = createFeature();
   const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
   const isAdmin = async (ctx: BotContext) => {
@@ -26,7 +37,8 @@ export const createSettingsFeature = ({ settings, defaultLanguage }: { settings:
     const groupLocale = inGroup(ctx) ? await settings.chatLocale(ctx.chat.id) : undefined;
     // The user's own language, which the group's (if set) overrides in this chat.
     const locale = (await settings.user(ctx.from.id)).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
-    return ctx.reply(renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t), replyOptions(ctx));
+    const reading = inGroup(ctx) ? await autolookup?.(ctx.chat.id) : undefined;
+    return replyView(ctx, renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading }, ctx.t));
   });
 
   feature.command('lang', async (ctx) => {

@@ -2,6 +2,7 @@ import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
+import type { Statuses } from '../statuses.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { dropButton, isWatchListKeyboard, replaceButton, startButton, stopButton, watchActionOf, watchListOffsetOf } from '../keyboards/watch-button.ts';
 import { asker, type Lookups } from '../lookups.ts';
@@ -34,7 +35,7 @@ const editKeyboard = async (ctx: BotContext, keyboard: InlineKeyboardButton[][])
 };
 
 /** `/watch …` adds a watch, `/watch` alone lists the chat's; 🔔 and 🔕 under results, records and the list. */
-export const createWatchFeature = ({ lookups, watches, intervalMs, now }: { lookups: Lookups; watches: Watches; intervalMs: number; now: () => Date }) => {
+export const createWatchFeature = ({ lookups, watches, intervalMs, now, statuses }: { lookups: Lookups; watches: Watches; intervalMs: number; now: () => Date; statuses?: Statuses }) => {
   const feature = createFeature();
 
   const showList = async (ctx: BotContext, chatId: number, offset: number, edit: boolean) => {
@@ -44,9 +45,10 @@ export const createWatchFeature = ({ lookups, watches, intervalMs, now }: { look
 
   feature.command('watch', async (ctx) => {
     if (ctx.payload.trim() === '') return showList(ctx, ctx.chat.id, 0, false);
-    const args = parseResourceArgs(ctx.payload);
+    const args = parseResourceArgs(ctx.payload, { today: ctx.fmt.day(now()) });
     if (!args.ok) return ctx.reply(renderWatchUsage(args, ctx.t), replyOptions(ctx));
-    const result = await whileTyping(ctx, watches.start(watcherOf(ctx, ctx.chat.id), { query: args.query }));
+    const query = statuses ? await statuses.codeFor(args.query) : args.query;
+    const result = await whileTyping(ctx, watches.start(watcherOf(ctx, ctx.chat.id), { query }));
     return ctx.reply(renderWatchStarted(result, intervalMs, ctx.t, ctx.fmt), replyOptions(ctx));
   });
 

@@ -20,8 +20,8 @@ const chunk = <T>(items: T[], size: number): T[][] =>
  */
 export type RecordLinks = { part: number; parts: number; positions: ReadonlyArray<{ materialSapId: string }>; relatedOrders: readonly string[] };
 
-/** Where the record stands: the page it is on (its list), its place there and its fingerprint. */
-export type RecordPlace = { list: QueryRef; paging: Paging; index: number; id: string };
+/** Where the record stands: the page it is on (its list), its place there and its fingerprint; `alone`: found alone, no list to go back to. */
+export type RecordPlace = { list: QueryRef; paging: Paging; index: number; id: string; alone?: boolean };
 
 /**
  * Under a record in full: cross-links (related production requests; orders and specifications
@@ -58,5 +58,5 @@ export const renderRecordKeyboard = (details: RecordLinks, place: RecordPlace, t
   const bell = watch
     ? [renderWatchButton(watch, { type: 'watchRecord', ref: place.list, ...place.paging, index: place.index, id: place.id }, t)]
     : [];
-  return [...chunk(requests, REQUESTS_PER_ROW), ...materialRows, ...(partRow.length > 0 ? [partRow] : []), [back, refresh, ...bell]];
+  return [...chunk(requests, REQUESTS_PER_ROW), ...materialRows, ...(partRow.length > 0 ? [partRow] : []), [...(place.alone ? [] : [back]), refresh, ...bell]];
 };

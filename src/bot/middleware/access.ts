@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
-import { isCommandForMe } from '../filters/addressed.ts';
+import { isAddressedToMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { renderAccessDenied } from '../views/notices.ts';
 import { replyOptions } from '../reply.ts';
@@ -20,9 +20,10 @@ export type AccessDeps = { limits: LimitStore; logger: Logger; now?: () => numbe
 
 /**
  * Lets through a user on the list, or anyone in a chat on the list. Others are told their id: on
- * each button press (an alert, only they see it), and on a command to this bot once per group in
+ * each button press (an alert, only they see it), and on a message meant for this bot (a command,
+ * a pasted text in its private chat, a mention or a reply in a group) once per group in
  * REFUSAL_QUIET_MS (in their private chat, PRIVATE_REFUSAL_QUIET_MS), so a stranger cannot make
- * the bot spam a group. The quiet periods are in the store, so replicas share them; while the
+ * the bot spam a group. Group chatter the bot reads for /autolookup is never answered. The quiet periods are in the store, so replicas share them; while the
  * store does not answer, strangers hear nothing (silence is safe, a spammed group is not).
  * Anything else is ignored.
  * Inline queries pass on to the inline feature, which answers them with a refusal of its own.
@@ -49,7 +50,7 @@ export const accessMiddleware = (options: AccessOptions, { limits, logger, now =
       await ctx.answerOnce(renderAccessDenied(userId, ctx.chat, ctx.t), true);
       return;
     }
-    if (isCommandForMe(ctx) && (await mayRefuse(ctx.chat, userId))) {
+    if (isAddressedToMe(ctx) && (await mayRefuse(ctx.chat, userId))) {
       await ctx.reply(renderAccessDenied(userId, ctx.chat, ctx.t), replyOptions(ctx));
     }
   };

@@ -1,12 +1,13 @@
 import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { createFormatter, type Formatter } from '../../format.ts';
+import { NO_STATUS_NAMES, withStatusNames, type StatusNames } from '../../status-names.ts';
 import { createTranslator, perLocale, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
 import type { PageSize } from '../../query.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { isQueryTooOld } from '../../telegram/errors.ts';
 
-export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore };
+export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore; statusNames?: StatusNames };
 
 
 /**
@@ -15,7 +16,7 @@ export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; time
  */
 export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotContext> => {
   const translators = perLocale<Translate>(createTranslator);
-  const formatters = perLocale<Formatter>((locale) => createFormatter(locale, options.timeZone));
+  const formatters = perLocale<Formatter>((locale) => withStatusNames(createFormatter(locale, options.timeZone), options.statusNames ?? NO_STATUS_NAMES));
   return async (ctx, next) => {
     const own = ctx.from ? await options.settings.user(ctx.from.id) : {};
     const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;

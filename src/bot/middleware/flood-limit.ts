@@ -14,7 +14,8 @@ const WINDOW_MS = 60_000;
 const isQuery = (ctx: BotContext): boolean => Boolean(ctx.callbackQuery || ctx.inlineQuery || isCommandForMe(ctx));
 
 /**
- * A user sending more than `perMinute` queries in a minute is told once to slow down; the rest of
+ * A user sending more than `perMinute` queries in a minute (each identifier of a pasted text is
+ * one: `ctx.takeQueries`) is told once to slow down; the rest of
  * that minute's queries get no answer and no portal call (a button press is still answered, so
  * the client stops its spinner). The count is in the store, so replicas share it: a user gets
  * the limit once, not once per replica. A store that does not answer lets every query through:
@@ -22,17 +23,30 @@ const isQuery = (ctx: BotContext): boolean => Boolean(ctx.callbackQuery || ctx.i
  */
 export const floodLimit = ({ perMinute, limits, logger, now = Date.now }: FloodOptions): MiddlewareFn<BotContext> => {
   const storeTrouble = createStoreTrouble(logger, 'the flood limit cannot reach the store: queries pass unlimited until it does', now);
-  return async (ctx, next) => {
-    const userId = ctx.from?.id;
-    if (userId === undefined || !isQuery(ctx)) return next();
-    let hits: number;
+  /** The user's hits in their window with `count` more, or undefined when the store does not answer. */
+  const hit = async (userId: number, count: number): Promise<number | undefined> => {
     try {
-      hits = await limits.hit(userId, now(), WINDOW_MS);
+      return await limits.hit(userId, now(), WINDOW_MS, count);
     } catch (error) {
       if (!storeTrouble(error)) throw error;
-      return next();
+      return undefined;
     }
-    if (hits <= perMinute) return next();
+  };
+  return async (ctx, next) => {
+    const userId = ctx.from?.id;
+    ctx.takeQueries = async (count, { quiet = false } = {}) => {
+      if (userId === undefined || count <= 0) return Math.max(0, count);
+      const hits = await hit(userId, count);
+      if (hits === undefined) return count;
+      const allowed = Math.min(count, Math.max(0, perMinute - (hits - count)));
+      // Exactly one update crosses the limit, whichever replica counted it; when some of its
+      // queries still go on, its answer says the rest were not looked up.
+      if (allowed === 0 && hits - count <= perMinute && !quiet) await ctx.reply(ctx.t('errors.slowDown'), replyOptions(ctx));
+      return allowed;
+    };
+    if (userId === undefined || !isQuery(ctx)) return next();
+    const hits = await hit(userId, 1);
+    if (hits === undefined || hits <= perMinute) return next();
     // Exactly one hit is the first past the limit, whichever replica counted it.
     const warn = hits === perMinute + 1;
     const text = ctx.t('errors.slowDown');

@@ -9,8 +9,8 @@ import type { View } from '../../telegram/view.ts';
 import { recordsOf, withViews } from './resources.ts';
 
 /**
- * One record of a results page in full, with its keyboard (cross-links, its own pages, Back and
- * Refresh, 🔔/🔕 when `watch` is given). Undefined when the page no longer has a record at that place.
+ * One record of a results page in full, with its keyboard (cross-links, its own pages, Back (not
+ * when the page holds this record alone) and Refresh, 🔔/🔕 when `watch` is given). Undefined when the page no longer has a record at that place.
  */
 export const renderRecord = (
   results: Results,
@@ -25,6 +25,8 @@ export const renderRecord = (
     const item = items[place.index];
     if (item === undefined) return undefined;
     const details = views.details(item, place.part, t, fmt, fetchedAt);
-    const at = { list: refs.list, paging: results.paging, index: place.index, id: recordId(views.sapId(item)) };
+    // A lookup that found this record alone has no list to go back to.
+    const alone = results.paging.offset === 0 && items.length === 1 && results.page.total <= 1;
+    const at = { list: refs.list, paging: results.paging, index: place.index, id: recordId(views.sapId(item)), alone };
     return { text: details.text, keyboard: renderRecordKeyboard(details, at, t, watch) };
   });

@@ -4,12 +4,17 @@ import { PAGE_SIZES, type PageSize } from '../../query.ts';
 import { packCallback } from '../callback-data/codec.ts';
 import type { View } from '../../telegram/view.ts';
 
-export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean };
+/** `autolookup`: whether the group reads every message for numbers; undefined where it does not apply. */
+export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean; autolookup?: boolean | undefined };
 
-export const renderSettings = ({ locale, pageSize, groupLocale, inGroup }: SettingsData, t: Translate): string => {
+/** The settings, and in a group where /autolookup applies its state and the button that switches it. */
+export const renderSettings = ({ locale, pageSize, groupLocale, inGroup, autolookup }: SettingsData, t: Translate): View => {
   const lines = [t('settings.text', { language: t(`lang.names.${locale}`), pageSize })];
   if (inGroup && groupLocale) lines.push(t('settings.groupLanguage', { language: t(`lang.names.${groupLocale}`) }));
-  return lines.join('\n');
+  if (!inGroup || autolookup === undefined) return { text: lines.join('\n'), keyboard: [] };
+  lines.push(t('paste.autolookup.settings', { state: t(autolookup ? 'paste.autolookup.stateOn' : 'paste.autolookup.stateOff') }));
+  const button = { text: t(autolookup ? 'paste.autolookup.turnOff' : 'paste.autolookup.turnOn'), callback_data: packCallback({ type: 'autolookup', on: !autolookup }) };
+  return { text: lines.join('\n'), keyboard: [[button]] };
 };
 
 /** Русский / English, for oneself or, by an admin, for the group. */

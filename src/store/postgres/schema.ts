@@ -100,4 +100,25 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX quiet_periods_until ON quiet_periods (until);
     `,
   },
+  {
+    // Issue 30: the groups whose every message is read for identifiers (/autolookup), and the
+    // status codes seen in records with the text the portal writes beside them.
+    name: 'autolookup and status names',
+    sql: `
+      CREATE TABLE autolookup_chats (
+        chat_id BIGINT PRIMARY KEY,
+        enabled_by BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE status_names (
+        resource TEXT NOT NULL,
+        field TEXT NOT NULL,
+        code TEXT NOT NULL,
+        text TEXT NOT NULL,
+        seen_at BIGINT NOT NULL,
+        PRIMARY KEY (resource, field, code)
+      );
+      CREATE INDEX status_names_seen_at ON status_names (seen_at);
+    `,
+  },
 ];

@@ -13,6 +13,8 @@ import { createPostgresSettingsStore } from './settings.ts';
 import { listenForSettings } from './settings-listener.ts';
 import { cacheSettings } from '../settings-cache.ts';
 import { createPostgresWatchStore } from './watches.ts';
+import { createPostgresAutolookupStore } from './autolookup.ts';
+import { createPostgresStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { Store } from '../store.ts';
 
@@ -119,6 +121,8 @@ export const openPostgresStore = async ({
     // The task's own failures are its caller's: `exclusively` guards only its own SQL.
     coordination: { ...withPostgresErrors(coordination, database), exclusively: coordination.exclusively },
     limits: withPostgresErrors(createPostgresLimits(pool), database),
+    autolookup: withPostgresErrors(createPostgresAutolookupStore(pool), database),
+    statuses: withPostgresErrors(createPostgresStatusStore(pool), database),
     async ping() {
       let timer: NodeJS.Timeout | undefined;
       const answered = pool.query('SELECT 1');

@@ -8,7 +8,7 @@ import type { LimitStore } from '../store.ts';
 
 /** node:sqlite's store answers at once, and so do these. */
 export type MemoryLimits = {
-  hit(userId: number, now: number, windowMs: number): number;
+  hit(userId: number, now: number, windowMs: number, count?: number): number;
   take(key: string, now: number, quietMs: number): boolean;
   sweep(now: number): void;
 };
@@ -38,14 +38,14 @@ export const createMemoryLimits = ({ maxKeys = 100_000, records = createIdRecord
   // Set on each opening: the oldest opened is forgotten first once the map is full.
   const quietUntil = createLru<string, number>(maxKeys);
   return {
-    hit(userId, now, windowMs) {
+    hit(userId, now, windowMs, count = 1) {
       const open = windows.peek(userId);
       if (open && open.endsAt > now) {
-        open.hits += 1;
+        open.hits += count;
         return open.hits;
       }
-      windows.set(userId, { endsAt: now + windowMs, hits: 1 });
-      return 1;
+      windows.set(userId, { endsAt: now + windowMs, hits: count });
+      return count;
     },
     take(key, now, quietMs) {
       const until = quietUntil.peek(key);

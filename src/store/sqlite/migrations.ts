@@ -99,6 +99,27 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // Issue 30: the groups whose every message is read for identifiers (/autolookup), and the
+    // status codes seen in records with the text the portal writes beside them.
+    name: 'autolookup and status names',
+    sql: `
+      CREATE TABLE autolookup_chats (
+        chat_id INTEGER PRIMARY KEY,
+        enabled_by INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE TABLE status_names (
+        resource TEXT NOT NULL,
+        field TEXT NOT NULL,
+        code TEXT NOT NULL,
+        text TEXT NOT NULL,
+        seen_at INTEGER NOT NULL,
+        PRIMARY KEY (resource, field, code)
+      ) STRICT;
+      CREATE INDEX status_names_seen_at ON status_names (seen_at);
+    `,
+  },
 ];
 
 export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

@@ -10,6 +10,8 @@ import { createSqliteQueryStore, type SqliteQueryStore } from './queries.ts';
 import { cacheSettings } from '../settings-cache.ts';
 import { createSqliteSettingsStore } from './settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './watches.ts';
+import { createSqliteAutolookupStore } from './autolookup.ts';
+import { createSqliteStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { SettingsStore, Store } from '../store.ts';
 
@@ -116,6 +118,8 @@ export const openSqliteStore = ({
       // The task's own failures are its caller's: only the SQL methods are guarded.
       coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },
       limits: createMemoryLimits({ records }),
+      autolookup: withStoreErrors(createSqliteAutolookupStore(db), path),
+      statuses: withStoreErrors(createSqliteStatusStore(db), path),
       async ping() {
         try {
           selectOne.get();

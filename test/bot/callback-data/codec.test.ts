@@ -30,6 +30,10 @@ describe('callback data codec', () => {
     [{ type: 'language', locale: 'en', scope: 'user' }, 'l:en'],
     [{ type: 'language', locale: 'ru', scope: 'chat' }, 'lg:ru'],
     [{ type: 'pageSize', pageSize: 20 }, 'z:20'],
+    [{ type: 'openRecord', limit: 5, offset: 0, index: 2, id: 'Ab_-9z', ref: { key: 'k1' } }, 'qo:5:0:2:Ab_-9z:@k1'],
+    [{ type: 'openRecord', limit: 20, offset: 9999980, index: 19, id: 'abcdef', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'qo:20:9999980:19:abcdef:o0=0007300100'],
+    [{ type: 'autolookup', on: true }, 'qa:1'],
+    [{ type: 'autolookup', on: false }, 'qa:0'],
   ] as const)('round-trips %j', (action, data) => {
     expect(packCallback(action)).toBe(data);
     expect(unpackCallback(data)).toEqual(action);
@@ -158,7 +162,7 @@ describe('export buttons', () => {
     expect(Buffer.byteLength(packCallback({ type: 'export', ref: { query: fits } }))).toBeLessThanOrEqual(64);
   });
 
-  it.each(['e:', 'e', 'e:o9=1', 'e:x0=1', 'e:o2=notadate', 'e:@bad key', 'e:o0= 1', 'ex:o0=1'])('refuses %j', (data) => {
+  it.each(['e:', 'e', 'e:o9=1', 'e:x0=1', 'e:o2=notadate', 'e:@bad key', 'e:o0= 1', 'ex:o0=1', 'qa:2', 'qa:', 'qa:true', 'qo:5:0:0:abcdef:o0=7300100', 'qo:5:0:0:abc:@k'])('refuses %j', (data) => {
     expect(unpackCallback(data)).toBeUndefined();
   });
 });

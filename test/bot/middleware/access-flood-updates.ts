@@ -9,9 +9,11 @@ import { captureLogs } from '../../support/logs.ts';
 // the access and flood middlewares, which only reply, answer presses and call `next`.
 
 export type Chat = { id: number; type: 'private' | 'group' | 'supergroup' };
-export type Update = { from: number; chat?: Chat; text?: string; press?: boolean; inline?: boolean };
+/** `mention`: the text names the bot (@order_lookup_bot) as its first word, marked as Telegram marks it. */
+export type Update = { from: number; chat?: Chat; text?: string; press?: boolean; inline?: boolean; mention?: boolean };
 
 export const BOT_USERNAME = 'order_lookup_bot';
+export const BOT_ID = 7_000_000_001;
 
 export const createChats = () => {
   const said: Array<{ chatId: number | undefined; text: string }> = [];
@@ -19,11 +21,14 @@ export const createChats = () => {
   let inlineAnswers = 0;
   let served = 0;
 
-  const context = ({ from, chat = { id: from, type: 'private' }, text, press = false, inline = false }: Update): BotContext => {
+  const context = ({ from, chat = { id: from, type: 'private' }, text, press = false, inline = false, mention = false }: Update): BotContext => {
     const user = { id: from, is_bot: false, first_name: 'User' };
-    const message = text === undefined ? undefined : { message_id: 1, date: 0, chat, from: user, text };
+    const written = mention ? `@${BOT_USERNAME} ${text ?? ''}` : text;
+    const entities = mention ? [{ type: 'mention', offset: 0, length: BOT_USERNAME.length + 1 }] : undefined;
+    const message = written === undefined ? undefined : { message_id: 1, date: 0, chat, from: user, text: written, ...(entities ? { entities } : {}) };
     const ctx = {
       me: BOT_USERNAME,
+      botInfo: { id: BOT_ID, is_bot: true, first_name: 'Order Lookup', username: BOT_USERNAME },
       from: user,
       chat: inline ? undefined : chat,
       message,

@@ -63,6 +63,18 @@ describe('accessMiddleware', () => {
     expect(chats.said).toEqual([]);
   });
 
+  it("refuses a stranger's pasted text in a private chat, and a mention of the bot in a group, as their commands are", async () => {
+    const { chats, refusals, send } = setUp();
+    await send({ from: 777, text: '0007300100' });
+    expect(chats.said).toEqual([{ chatId: 777, text: expect.stringContaining('You have no access to this bot') }]);
+    await send({ from: 777, chat: GROUP, text: '0007300100 ДП-77/2026', mention: true });
+    expect(refusals(GROUP.id)).toEqual([{ chatId: GROUP.id, text: expect.stringContaining('777') }]);
+    // Chatter read for /autolookup is never answered.
+    await send({ from: 778, chat: GROUP, text: 'order 0007300100, please' });
+    expect(refusals(GROUP.id)).toHaveLength(1);
+    expect(chats.served()).toBe(0);
+  });
+
   it('refuses a stranger once per group across replicas on one store', async () => {
     const limits = createMemoryLimits();
     const clock = createClock();

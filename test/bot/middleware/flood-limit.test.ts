@@ -15,6 +15,37 @@ const setUp = (limits: LimitStore = createMemoryLimits(), perMinute = 3) => {
 };
 
 describe('floodLimit', () => {
+  it('counts each identifier of a pasted text as one query: as many as fit the minute go on, "slow down" once when none does (issue 30)', async () => {
+    const { chats, limit } = setUp(createMemoryLimits(), 5);
+    const taken: number[] = [];
+    const paste = (from: number, count: number, quiet = false) =>
+      chats.send([limit, async (ctx) => void taken.push(await ctx.takeQueries(count, { quiet }))], { from, text: 'pasted numbers' });
+    await paste(1, 3);
+    // Two of four fit: they go on, and the answer says the other two were not looked up.
+    await paste(1, 4);
+    expect(chats.said).toEqual([]);
+    await paste(1, 2);
+    await paste(1, 1);
+    await paste(2, 5);
+    await paste(2, 1);
+    expect(taken).toEqual([3, 2, 0, 0, 5, 0]);
+    expect(chats.said).toEqual([{ chatId: 2, text: SLOW_DOWN }]);
+    const quiet = setUp(createMemoryLimits(), 1);
+    const none: number[] = [];
+    const chatter = () => quiet.chats.send([quiet.limit, async (ctx) => void none.push(await ctx.takeQueries(2, { quiet: true }))], { from: 1, text: 'chatter' });
+    await chatter();
+    await chatter();
+    expect(none).toEqual([1, 0]);
+    expect(quiet.chats.said).toEqual([]);
+  });
+
+  it('lets pasted numbers through when the store does not answer', async () => {
+    const { chats, limit } = setUp(unreachableLimits());
+    const taken: number[] = [];
+    await chats.send([limit, async (ctx) => void taken.push(await ctx.takeQueries(4))], { from: 1, text: 'pasted' });
+    expect(taken).toEqual([4]);
+  });
+
   it('serves perMinute commands a minute, says "slow down" once, then nothing until the minute is over', async () => {
     const { clock, chats, send } = setUp();
     for (let i = 0; i < 6; i += 1) await send({ from: 1, text: '/order 1' });

@@ -39,7 +39,7 @@ describe('a portal call that hangs', () => {
     hold.release();
     const answer = await aReply;
     expect(answer.text).toContain(`Order No. ${HUNG}`);
-    expect(answer.text).toContain('Orders 1–1 of 1');
+    expect(answer.text).toMatch(/^Order No\. \d{10} dated /);
   });
 
   it('keeps one chat in order: a second message of the hung user waits for the first', async () => {

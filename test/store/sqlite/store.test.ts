@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoreVersionError } from '../../../src/store/errors.ts';
 import { openSqliteStore } from '../../../src/store/sqlite/store.ts';
+import { MIGRATIONS } from '../../../src/store/sqlite/migrations.ts';
 import type { Query } from '../../../src/query.ts';
 import { useTempDirs, withRawDb } from '../support.ts';
 
@@ -59,13 +60,14 @@ describe('the sqlite store', () => {
 
   it('refuses a database written by a newer version and leaves it as it was', () => {
     const dataDir = tempDir();
-    withRawDb(dataDir, (db) => db.exec('CREATE TABLE future (id INTEGER); PRAGMA user_version = 4;'));
+    const newer = MIGRATIONS.length + 1;
+    withRawDb(dataDir, (db) => db.exec(`CREATE TABLE future (id INTEGER); PRAGMA user_version = ${newer};`));
     expect(() => openSqliteStore({ dataDir })).toThrow(StoreVersionError);
     const after = withRawDb(dataDir, (db) => ({
       version: db.prepare('PRAGMA user_version').get()?.user_version,
       journal: db.prepare('PRAGMA journal_mode').get()?.journal_mode,
       tables: db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row.name),
     }));
-    expect(after).toEqual({ version: 4, journal: 'delete', tables: ['future'] });
+    expect(after).toEqual({ version: newer, journal: 'delete', tables: ['future'] });
   });
 });

@@ -1,3 +1,4 @@
+import type { MessageOrigin, PhotoSize } from '@grammyjs/types';
 import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
 import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
 import type { MemberRecord } from './members.ts';
@@ -43,6 +44,10 @@ export interface StoredMessage {
   deleted: boolean;
   /** sendDocument: the file; text and entities are then its caption */
   document?: StoredDocument;
+  /** a user's photo: text and entities are then its caption */
+  photo?: PhotoSize[];
+  /** a forwarded message: where it first came from */
+  forward_origin?: MessageOrigin;
 }
 
 export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
@@ -157,22 +162,26 @@ export class ChatStore {
       date: message.date,
       ...(message.edit_date === undefined ? {} : { edit_date: message.edit_date }),
       ...(message.is_topic_message ? { is_topic_message: true as const } : {}),
+      ...(message.forward_origin === undefined ? {} : { forward_origin: structuredClone(message.forward_origin) }),
       ...(withReply && replied ? { reply_to_message: this.toApiMessage(replied, false) } : {}),
-      ...(message.document === undefined
-        ? { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }
-        : documentFields(message.document, message.text, message.entities)),
+      ...(message.document !== undefined
+        ? documentFields(message.document, message.text, message.entities)
+        : message.photo !== undefined
+          ? { photo: structuredClone(message.photo), ...captionFields(message.text, message.entities) }
+          : { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }),
       ...(message.reply_markup === undefined ? {} : { reply_markup: structuredClone(message.reply_markup) }),
     };
     return result as Message.TextMessage;
   }
 }
 
+const captionFields = (caption: string, entities: MessageEntity[]) => ({
+  ...(caption === '' ? {} : { caption }),
+  ...(entities.length === 0 ? {} : { caption_entities: structuredClone(entities) }),
+});
+
 function documentFields({ bytes, upload_type: _uploadType, ...file }: StoredDocument, caption: string, entities: MessageEntity[]) {
-  return {
-    document: { ...file, file_size: bytes.length },
-    ...(caption === '' ? {} : { caption }),
-    ...(entities.length === 0 ? {} : { caption_entities: structuredClone(entities) }),
-  };
+  return { document: { ...file, file_size: bytes.length }, ...captionFields(caption, entities) };
 }
 
 /** 403s for chats the bot can no longer write to, worded as Telegram words them. */

@@ -8,8 +8,8 @@ import { BotApiError } from './errors.ts';
 import type { MemberOptions, MemberStatus } from './members.ts';
 import { readCommandScope } from './scopes.ts';
 import type { HttpServer } from './server.ts';
-import { newGroup, newUser, userPressesButton, userSendsText } from './simulate.ts';
-import type { NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
+import { newGroup, newUser, userPressesButton, userSendsPhoto, userSendsText } from './simulate.ts';
+import type { NewGroupFields, PressButtonInput, SendPhotoInput, SendTextInput } from './simulate.ts';
 import { userDeletesMessage } from './simulate-delete.ts';
 import type { DeleteMessageInput } from './simulate-delete.ts';
 import { userSendsInlineQuery } from './simulate-inline.ts';
@@ -74,6 +74,20 @@ export class BotApi {
   /** A user writes; queues a `message` update with bot_command entities like Telegram's. */
   sendText(input: SendTextInput): Message.TextMessage {
     return userSendsText(this.state, input);
+  }
+
+  /** A user sends a photo with a caption (caption_entities like Telegram's); queued as a `message` update. */
+  sendPhoto(input: SendPhotoInput): Message {
+    return userSendsPhoto(this.state, input);
+  }
+
+  /**
+   * BotFather's Group Privacy for this bot: on (the default), a group sends the bot only commands,
+   * mentions of it and replies to its messages (unless the bot is an administrator there); off,
+   * every message. getMe's can_read_all_group_messages says which from now on.
+   */
+  setPrivacyMode(on: boolean): void {
+    this.state.bot.can_read_all_group_messages = !on;
   }
 
   /** A user presses an inline button; queues a `callback_query` update and returns its id. */

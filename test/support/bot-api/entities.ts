@@ -99,5 +99,14 @@ export function findBotCommands(text: string): MessageEntity[] {
   return [...text.matchAll(BOT_COMMAND)].map((m) => ({ type: 'bot_command', offset: m.index, length: m[0].length }));
 }
 
+// "@username" where a word starts (not inside "/cmd@bot" or an e-mail address); usernames are 5–32 of A–Z, a–z, 0–9 and _.
+const MENTION = /(?<![A-Za-z0-9_@/.])@[A-Za-z0-9_]{5,32}(?![A-Za-z0-9_@])/g;
+
+/** The entities Telegram finds in text or a caption a user sends: bot commands and @mentions. */
+export function findUserEntities(text: string): MessageEntity[] {
+  const mentions: MessageEntity[] = [...text.matchAll(MENTION)].map((m) => ({ type: 'mention', offset: m.index, length: m[0].length }));
+  return sortEntities([...findBotCommands(text), ...mentions]);
+}
+
 /** Telegram's text limits count UTF-16 code units, exactly what String#length counts. */
 export const utf16Length = (text: string): number => text.length;

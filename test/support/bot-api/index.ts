@@ -24,7 +24,7 @@ export type { ApiCall, ApiResponse, FailureMatch, InjectedFailure } from './call
 export type { ChatActionRecord, EmulatedChat } from './chats.ts';
 export type { HeldCalls } from './front.ts';
 export type { AdminRights, MemberOptions, MemberPermissions, MemberStatus } from './members.ts';
-export type { MessageRef, NewGroupFields, PressButtonInput, SendTextInput } from './simulate.ts';
+export type { MessageRef, NewGroupFields, PressButtonInput, SendPhotoInput, SendTextInput } from './simulate.ts';
 export type { DeleteMessageInput } from './simulate-delete.ts';
 export type { SendInlineQueryInput } from './simulate-inline.ts';
 export type { CallbackAnswer, InlineAnswerRecord, InlineChatType, WebhookRecord } from './state.ts';

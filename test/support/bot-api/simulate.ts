@@ -1,10 +1,13 @@
 // What users do: send text, press buttons. Each queues the update Telegram would send the bot.
+import type { MessageOrigin, PhotoSize } from '@grammyjs/types';
 import type { Chat, Message, User } from 'telegraf/types';
-import type { EmulatedChat } from './chats.ts';
-import { findBotCommands } from './entities.ts';
+import type { EmulatedChat, NewMessage } from './chats.ts';
+import { findUserEntities } from './entities.ts';
+import { reachesBot } from './privacy.ts';
 import { callbackDataOf, findCallbackButton } from './keyboard.ts';
 import { noteUserActivity } from './members.ts';
 import type { EmulatorState } from './state.ts';
+import { MAX_CAPTION_LENGTH } from './methods-documents.ts';
 import { MAX_MESSAGE_LENGTH } from './text.ts';
 
 /** A message as tests hold it: a Bot API Message, or a BotMessage view. */
@@ -19,7 +22,12 @@ export interface SendTextInput {
   threadId?: number;
   /** the message this one replies to */
   replyTo?: MessageRef;
+  /** a forwarded message: where it first came from (forward_origin) */
+  forwardOrigin?: MessageOrigin;
 }
+
+/** A user sends a photo, with a caption or without. */
+export type SendPhotoInput = Omit<SendTextInput, 'text'> & { caption?: string };
 
 export interface PressButtonInput {
   from: User;
@@ -74,13 +82,15 @@ export const privateChatOf = (user: User): EmulatedChat => ({
   ...(user.username === undefined ? {} : { username: user.username }),
 });
 
-export function userSendsText(state: EmulatorState, input: SendTextInput): Message.TextMessage {
+/** The text (or caption) and what goes with it, checked as a Telegram client would send it. */
+function userSends(state: EmulatorState, input: SendTextInput, extra: Pick<NewMessage, 'photo'> = {}): Message {
   const chat = input.chat ?? privateChatOf(input.from);
   if (chat.type === 'private' && chat.id !== input.from.id) {
     throw new Error(`bot API emulator: user ${input.from.id} cannot write in the private chat of ${chat.id}`);
   }
-  if (input.text.trim() === '') throw new Error('bot API emulator: Telegram clients do not send empty messages');
-  if (input.text.length > MAX_MESSAGE_LENGTH) throw new Error('bot API emulator: Telegram clients split texts over 4096 characters');
+  if (extra.photo === undefined && input.text.trim() === '') throw new Error('bot API emulator: Telegram clients do not send empty messages');
+  if (extra.photo === undefined && input.text.length > MAX_MESSAGE_LENGTH) throw new Error('bot API emulator: Telegram clients split texts over 4096 characters');
+  if (extra.photo !== undefined && input.text.length > MAX_CAPTION_LENGTH) throw new Error('bot API emulator: a caption is at most 1024 characters');
   state.chats.registerUser(input.from);
   const record = state.chats.ensure(chat);
   noteUserActivity(record, input.from.id, 'write');
@@ -100,7 +110,7 @@ export function userSendsText(state: EmulatorState, input: SendTextInput): Messa
     date: state.clock.unix(),
     sent_at_ms: state.clock.nowMs(),
     text: input.text,
-    entities: findBotCommands(input.text),
+    entities: findUserEntities(input.text),
     source: input.text,
     parse_mode: undefined,
     reply_markup: undefined,
@@ -108,10 +118,26 @@ export function userSendsText(state: EmulatorState, input: SendTextInput): Messa
     reply_to_message_id: replyToId,
     message_thread_id: input.threadId,
     is_topic_message: isForum && input.threadId !== undefined,
+    ...(input.forwardOrigin === undefined ? {} : { forward_origin: structuredClone(input.forwardOrigin) }),
+    ...extra,
   });
   const message = state.chats.toApiMessage(stored);
-  state.updates.push('message', message);
+  if (reachesBot(state, record, stored)) state.updates.push('message', message);
   return message;
+}
+
+export function userSendsText(state: EmulatorState, input: SendTextInput): Message.TextMessage {
+  return userSends(state, input) as Message.TextMessage;
+}
+
+/** One photo as a client uploads it: Telegram gives the bot its sizes. */
+const PHOTO_SIZES = (n: number): PhotoSize[] => [
+  { file_id: `photo-${n}-s`, file_unique_id: `ph${n}s`, width: 90, height: 67, file_size: 1_200 },
+  { file_id: `photo-${n}-m`, file_unique_id: `ph${n}m`, width: 320, height: 240, file_size: 14_000 },
+];
+
+export function userSendsPhoto(state: EmulatorState, input: SendPhotoInput): Message {
+  return userSends(state, { ...input, text: input.caption ?? '' }, { photo: PHOTO_SIZES(state.clock.nowMs()) });
 }
 
 export function userPressesButton(state: EmulatorState, input: PressButtonInput): string {

@@ -19,6 +19,8 @@ export interface StartBotApiOptions {
   strictHtmlAmpersand?: boolean;
   /** getMe's supports_inline_queries (inline mode switched on with @BotFather); default false */
   supportsInlineQueries?: boolean;
+  /** BotFather's Group Privacy (getMe's can_read_all_group_messages is its opposite); default true, as for a new bot */
+  privacyMode?: boolean;
   /**
    * Where webhook posts go: maps the https URL given to setWebhook to a local address (e.g.
    * `() => 'http://127.0.0.1:PORT/hook'`); undefined for a URL leaves its updates queued. Without
@@ -44,7 +46,7 @@ export async function startBotApi(options: StartBotApiOptions = {}): Promise<Bot
     first_name: options.firstName ?? 'Order Lookup',
     username: options.username ?? DEFAULT_USERNAME,
     can_join_groups: true,
-    can_read_all_group_messages: false,
+    can_read_all_group_messages: options.privacyMode === false,
     supports_inline_queries: options.supportsInlineQueries ?? false,
   };
   const state = createState(token, botUser, { strictHtmlAmpersand: options.strictHtmlAmpersand ?? true });

@@ -39,6 +39,12 @@ const positionLine = (position: OrderPosition, t: Translate, fmt: Formatter, opt
     : say(t, 'card.positionWithValue', { name, value: clip(fmt.quantity(position.QUANTITY, position.MEASURE), options) });
 };
 
+/** A code without a text from the portal, with the operator's name beside it when STATUS_NAMES_FILE gives one. */
+export const namedStatus = (order: Order, t: Translate, fmt: Formatter): string => {
+  const name = fmt.statusName('order', order.STATUS);
+  return name === undefined || order.STATUS.trim() === '' ? order.STATUS : t('status.named', { code: order.STATUS.trim(), name });
+};
+
 /** «<b>Заказ № 0007300100</b> от 15.03.2026». */
 export const orderTitleLine = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): string => {
   const sapId = clip(order.SAP_ID, options) || EMPTY_VALUE;
@@ -53,7 +59,7 @@ export const renderOrderCard = (
   fmt: Formatter,
   options: CardOptions = DEFAULT_CARD_OPTIONS,
 ): string => {
-  const status = clip(order.STATUS_TEXT.trim() || order.STATUS, options);
+  const status = clip(order.STATUS_TEXT.trim() || namedStatus(order, t, fmt), options);
   const title = orderTitleLine(order, t, fmt, options);
   const crm = order.CRM_ID.trim() === '' ? null : say(t, 'order.crm', { value: clip(order.CRM_ID, options) });
   const prepayment = order.PREPAYMENT === null ? null : say(t, 'card.prepayment', { value: fmt.money(order.PREPAYMENT) });

@@ -25,10 +25,14 @@ const contractLine = (spec: Specification, parts: Parts): string | null => {
   return date === null ? say(parts.t, 'spec.contractNumber', { number }) : say(parts.t, 'spec.contract', { number, date });
 };
 
-/** The code and the type as the portal sends them: their meanings are not published. */
+/** A code, with the operator's name beside it when STATUS_NAMES_FILE gives one. */
+const named = (code: string, name: string | undefined, parts: Parts): string =>
+  name === undefined || code === '' ? code : parts.t('status.named', { code, name: clip(name, parts.options) });
+
+/** The code and the type as the portal sends them (their meanings are not published), named only as the operator names them. */
 const statusLine = (spec: Specification, parts: Parts): string | null => {
-  const code = clip(spec.STATUS, parts.options);
-  const type = clip(spec.STATUS_TYPE, parts.options);
+  const code = named(clip(spec.STATUS, parts.options), parts.fmt.statusName('specification', spec.STATUS, spec.STATUS_TYPE), parts);
+  const type = named(clip(spec.STATUS_TYPE, parts.options), parts.fmt.statusName('type', spec.STATUS_TYPE), parts);
   if (code === '') return type === '' ? null : say(parts.t, 'spec.statusType', { type });
   return type === '' ? say(parts.t, 'spec.statusCode', { code }) : say(parts.t, 'spec.status', { code, type });
 };

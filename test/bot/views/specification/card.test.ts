@@ -3,6 +3,7 @@ import { createFormatter } from '../../../../src/format.ts';
 import { createTranslator } from '../../../../src/i18n.ts';
 import { DEFAULT_CARD_OPTIONS } from '../../../../src/bot/views/common/card-parts.ts';
 import { renderSpecCard } from '../../../../src/bot/views/specification/card.ts';
+import { parseStatusNames, withStatusNames } from '../../../../src/status-names.ts';
 import { makeSpecification, specificationPosition } from '../../../fixtures/portal-records.ts';
 import { parseHtml } from '../../../support/bot-api/html.ts';
 
@@ -170,4 +171,14 @@ test('a brief card keeps the number, contract, status, validity and the count of
       '2 positions',
     ].join('\n'),
   );
+});
+
+describe('status names from STATUS_NAMES_FILE (issue 30)', () => {
+  test('beside the code and the type, in the language of the card, and only where the operator named them', async () => {
+    const names = await parseStatusNames('names.json', JSON.stringify({ types: { ZSD_DOG: { ru: 'Договор', en: 'Contract', statuses: { '20': { ru: 'Согласован <да>', en: 'Approved' } } } } }));
+    const named = (locale: 'ru' | 'en') => withStatusNames(createFormatter(locale), names);
+    expect(lineOf(renderSpecCard(makeSpecification(), ru.t, named('ru')), 'Статус')).toBe('Статус: 20 (Согласован &lt;да&gt;), тип ZSD_DOG (Договор)');
+    expect(lineOf(renderSpecCard(makeSpecification(), en.t, named('en')), 'Status')).toBe('Status: 20 (Approved), type ZSD_DOG (Contract)');
+    expect(lineOf(renderSpecCard(makeSpecification({ STATUS: 70, STATUS_TYPE: 'ZSDZMP' }), en.t, named('en')), 'Status')).toBe('Status: 70, type ZSDZMP');
+  });
 });
