@@ -24,13 +24,20 @@ import { floodLimit } from './middleware/flood-limit.ts';
 import { resumeWatches } from './middleware/resume-watches.ts';
 import { createWatches } from '../watch/watches.ts';
 import { chain } from './feature.ts';
+import { createAccess } from '../access.ts';
+import type { Usage } from '../store/usage.ts';
+import { createAccessRequests } from './access-requests.ts';
+import { createAccessChanges } from './access-changes.ts';
+import { createAdminFeature } from './features/admin.ts';
+import { createStatsFeature } from './features/stats.ts';
+import { createOnboardingFeature } from './features/onboarding.ts';
 
 export type BotDeps = {
   token: string;
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'access' | 'usage'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -39,14 +46,23 @@ export type BotDeps = {
   exports: Exports;
   /** What watch readings may take of the heap, shared by /watch and the poller; made here when not given. */
   watchMemory?: MemoryBudget;
+  /** This process's usage counters (/stats), flushed to the store; none: nothing counted. */
+  usage?: Usage;
+  /** The portal's circuit breaker now, for /stats. */
+  circuit?: () => string;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, usage, circuit }: BotDeps): Telegraf<BotContext> => {
   // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
-  const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
-  const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
-  const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
+  const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger, ...(metrics ? { onRateLimited: (method: string) => metrics.telegramRateLimited.inc({ method }) } : {}) });
+  const nowMs = () => now().getTime();
+  // The environment's lists merged with what admins allowed in the chat (held in memory by the store).
+  const access = createAccess(config.access, store.access);
+  const lookups = createLookups({ portal, queries: store.queries, logger, now: nowMs, ...(usage ? { counted: (via: string, query: { resource: string; filter: string }) => usage.lookup(via, query.resource, query.filter) } : {}) });
+  const watches = createWatches({ store: store.watches, portal, config: config.watch, access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}), ...(usage ? { onAdded: () => usage.watchAdded() } : {}) });
+  const requests = createAccessRequests({ store: store.access, access, settings: store.settings, logger, defaultLanguage: config.defaultLanguage, timeZone: config.timeZone, now: nowMs });
+  const changes = createAccessChanges({ access, store: store.access, watches: store.watches, logger, now: nowMs });
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
@@ -55,17 +71,22 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       errorBoundary(logger, config.defaultLanguage),
       contextMiddleware({ ...config, settings: store.settings }),
       // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
-      accessMiddleware(config.access, { limits: store.limits, logger, now: () => now().getTime() }),
+      accessMiddleware(access, { limits: store.limits, logger, now: nowMs, requests, ...(usage ? { seen: usage.seen } : {}) }),
       // Only a chat that may use the bot brings its paused watches back.
       resumeWatches(store.watches, logger),
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
-      createStartFeature({ demo }),
+      // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
+      createOnboardingFeature({ access, watches: store.watches, logger, now }),
+      createStartFeature({ demo, lookups }),
       createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }),
+      // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.
+      createAdminFeature({ access, store: store.access, usage: store.usage, changes, requests, now }),
+      createStatsFeature({ access, store: store.usage, ...(usage ? { usage } : {}), ...(circuit ? { circuit } : {}), now }),
       createLookupFeature({ lookups, watches, now }),
       createRecordFeature({ lookups, watches, now }),
       createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }),
       createExportFeature({ lookups, exports }),
-      createInlineFeature({ lookups, access: config.access }),
+      createInlineFeature({ lookups, access }),
       createFallbackFeature(),
     ),
   );

@@ -76,9 +76,9 @@ describe('main.ts in polling mode', () => {
 
     const metrics = await get(bot, '/metrics');
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatch(/^bot_updates_total\{type="message"\} [3-9]$/m);
-    expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="ok"\} [1-9]\d*$/m);
-    expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="\w+"\} [1-9]\d*$/m);
+    expect(metrics.body).toMatch(/^orderbot_updates_total\{type="message"\} [3-9]$/m);
+    expect(metrics.body).toMatch(/^orderbot_portal_requests_total\{endpoint="\w+",outcome="ok"\} [1-9]\d*$/m);
+    expect(metrics.body).toMatch(/^orderbot_portal_requests_total\{endpoint="\w+",outcome="\w+"\} [1-9]\d*$/m);
     expect(metrics.body).toContain('outcome="PORTAL_HTTP"');
 
     // Nothing it did needed libuv's thread pool (four threads and their memory): no file or DNS

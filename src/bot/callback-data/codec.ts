@@ -12,6 +12,8 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   u:<watch id>  wl:<offset>                  stop a watch; a page of the chat's watches
 //   e:<ref>                                    export a query's records to Excel (📊, and its Try again)
 //   n                                          the page indicator, which does nothing
+//   ga  gh                                     a stranger asks for access; /start's "all commands"
+//   gy:<request id>  gn:<request id>           an admin allows or denies an access request
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -28,7 +30,10 @@ export type CallbackAction =
   | { type: 'unwatch'; watchId: number }
   | { type: 'watchList'; offset: number }
   | { type: 'export'; ref: QueryRef }
-  | { type: 'noop' };
+  | { type: 'noop' }
+  | { type: 'requestAccess' }
+  | { type: 'help' }
+  | { type: 'decideAccess'; requestId: number; decision: 'allow' | 'deny' };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -89,6 +94,10 @@ const LAYOUTS = {
   u: z.tuple([whole(10)]).transform(([watchId]) => ({ type: 'unwatch' as const, watchId })),
   wl: z.tuple([whole(7)]).transform(([offset]) => ({ type: 'watchList' as const, offset })),
   e: z.tuple([ref]).transform(([r]) => ({ type: 'export' as const, ref: r })),
+  ga: z.tuple([]).transform(() => ({ type: 'requestAccess' as const })),
+  gh: z.tuple([]).transform(() => ({ type: 'help' as const })),
+  gy: z.tuple([whole(15)]).transform(([requestId]) => ({ type: 'decideAccess' as const, requestId, decision: 'allow' as const })),
+  gn: z.tuple([whole(15)]).transform(([requestId]) => ({ type: 'decideAccess' as const, requestId, decision: 'deny' as const })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -115,6 +124,12 @@ const encode = (action: CallbackAction): string => {
       return `e:${encodeRef(action.ref)}`;
     case 'noop':
       return 'n';
+    case 'requestAccess':
+      return 'ga';
+    case 'help':
+      return 'gh';
+    case 'decideAccess':
+      return `${action.decision === 'allow' ? 'gy' : 'gn'}:${action.requestId}`;
   }
 };
 
@@ -134,7 +149,8 @@ export const unpackCallback = (data: string | undefined): CallbackAction | undef
   const layout = LAYOUTS[tag as keyof typeof LAYOUTS];
   // The fields before the last are single; the last takes the rest, colons and all.
   const arity = layout.in.def.items.length;
-  const fields = [...rest.slice(0, arity - 1), rest.slice(arity - 1).join(':')];
+  // A tag without fields takes none: anything after it is not its data.
+  const fields = arity === 0 ? rest : [...rest.slice(0, arity - 1), rest.slice(arity - 1).join(':')];
   if (rest.length < arity) return undefined;
   const parsed = layout.safeParse(fields);
   return parsed.success ? parsed.data : undefined;

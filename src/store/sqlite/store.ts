@@ -12,6 +12,10 @@ import { createSqliteSettingsStore } from './settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './watches.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { SettingsStore, Store } from '../store.ts';
+import { cacheAccess } from '../access-cache.ts';
+import type { AccessStore } from '../access-store.ts';
+import { createSqliteAccessRows } from './access.ts';
+import { createSqliteUsageStore, type SqliteUsageStore } from './usage.ts';
 
 export type SqliteStoreOptions = {
   /** Created when missing; `':memory:'` keeps everything in memory (tests). */
@@ -67,8 +71,9 @@ const checkIntegrity = (db: DatabaseSync, path: string): void => {
 };
 
 /** A Store whose parts answer at once, as node:sqlite does (tests call them without awaiting). */
-export type SqliteStore = Omit<Store, 'queries' | 'watches' | 'coordination' | 'limits' | 'close'> & {
+export type SqliteStore = Omit<Store, 'queries' | 'watches' | 'coordination' | 'limits' | 'usage' | 'close'> & {
   backend: 'sqlite';
+  usage: SqliteUsageStore;
   queries: SqliteQueryStore;
   watches: SqliteWatchStore;
   coordination: SqliteCoordination;
@@ -108,6 +113,22 @@ export const openSqliteStore = ({
     const settings: SettingsStore = cacheSettings(withStoreErrors(createSqliteSettingsStore(db, now), path), { records }).settings;
     const coordination = createSqliteCoordination(db);
     const selectOne = db.prepare('SELECT 1');
+    // Allowed ids held in memory, changed by this process's own writes (one process per file).
+    const accessRows = withStoreErrors(createSqliteAccessRows(db), path);
+    const allowed = cacheAccess(() => accessRows.allowedIds(), { initial: accessRows.allowedIds() });
+    const written = (kind: 'user' | 'chat', id: number, allowedNow: boolean, changed: boolean): boolean => {
+      if (changed) allowed.apply(kind, id, allowedNow);
+      return changed;
+    };
+    const access: AccessStore = {
+      ...accessRows,
+      hasUser: allowed.hasUser,
+      hasChat: allowed.hasChat,
+      allowUser: (grant) => written('user', grant.id, true, accessRows.allowUser(grant)),
+      denyUser: (userId) => written('user', userId, false, accessRows.denyUser(userId)),
+      allowChat: (grant) => written('chat', grant.id, true, accessRows.allowChat(grant)),
+      denyChat: (chatId) => written('chat', chatId, false, accessRows.denyChat(chatId)),
+    };
     return {
       backend: 'sqlite',
       queries: withStoreErrors(queries, path),
@@ -116,6 +137,8 @@ export const openSqliteStore = ({
       // The task's own failures are its caller's: only the SQL methods are guarded.
       coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },
       limits: createMemoryLimits({ records }),
+      access,
+      usage: withStoreErrors(createSqliteUsageStore(db), path),
       async ping() {
         try {
           selectOne.get();

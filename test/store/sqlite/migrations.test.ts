@@ -29,10 +29,11 @@ describe('migrations', () => {
     const db = memoryDb();
     expect(schemaVersion(db)).toBe(0);
     expect(migrate(db)).toBe(MIGRATIONS.length);
-    expect(schemaVersion(db)).toBe(3);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     // sqlite_sequence is SQLite's own, kept for the AUTOINCREMENT ids.
     expect(tables(db)).toEqual([
-      'chat_settings', 'leases', 'notifications', 'queries', 'shared_values', 'sqlite_sequence', 'user_settings', 'watch_targets', 'watches',
+      'access_chats', 'access_request_ids', 'access_request_messages', 'access_requests', 'access_users', 'chat_settings', 'last_seen', 'leases',
+      'notifications', 'queries', 'shared_values', 'sqlite_sequence', 'usage_counts', 'usage_users', 'user_settings', 'watch_targets', 'watches',
     ]);
     expect(columns(db, 'leases')).toEqual(['name', 'owner', 'until']);
     expect(columns(db, 'shared_values')).toEqual(['key', 'value', 'updated_at']);
@@ -54,7 +55,7 @@ describe('migrations', () => {
     const db = memoryDb();
     expect(migrate(db, MIGRATIONS.slice(0, 1))).toBe(1);
     db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
-    expect(migrate(db)).toBe(3);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
     expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
     expect(db.prepare('SELECT count(*) AS n FROM watches').get()?.n).toBe(0);
   });
@@ -63,7 +64,7 @@ describe('migrations', () => {
     const db = memoryDb();
     expect(migrate(db, MIGRATIONS.slice(0, 2))).toBe(2);
     db.exec("INSERT INTO watch_targets (key, resource, filter, value, next_poll_at) VALUES ('k', 'order', 'SAP_ID', '1', 0)");
-    expect(migrate(db)).toBe(3);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
     expect(db.prepare('SELECT count(*) AS n FROM watch_targets').get()?.n).toBe(1);
     expect(() => db.exec("INSERT INTO leases (name, owner, until) VALUES ('polling', 'a', 'soon')")).toThrow(/cannot store TEXT value in INTEGER column/);
   });
@@ -80,7 +81,7 @@ describe('migrations', () => {
     const db = memoryDb();
     migrate(db);
     db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
-    expect(migrate(db)).toBe(3);
+    expect(migrate(db)).toBe(MIGRATIONS.length);
     expect(db.prepare('SELECT count(*) AS n FROM chat_settings').get()?.n).toBe(1);
   });
 
@@ -89,7 +90,7 @@ describe('migrations', () => {
     migrate(db);
     db.exec("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
     const next: Migration = { name: 'chat timezone', sql: 'ALTER TABLE chat_settings ADD COLUMN time_zone TEXT;' };
-    expect(migrate(db, [...MIGRATIONS, next])).toBe(4);
+    expect(migrate(db, [...MIGRATIONS, next])).toBe(MIGRATIONS.length + 1);
     expect(columns(db, 'chat_settings')).toEqual(['chat_id', 'locale', 'updated_at', 'time_zone']);
     expect(db.prepare('SELECT locale FROM chat_settings').get()?.locale).toBe('en');
   });
@@ -98,7 +99,7 @@ describe('migrations', () => {
     const db = memoryDb();
     const broken: Migration = { name: 'broken', sql: 'CREATE TABLE half_done (id INTEGER); INSERT INTO nowhere VALUES (1);' };
     expect(() => migrate(db, [...MIGRATIONS, broken])).toThrow(/no such table: nowhere/);
-    expect(schemaVersion(db)).toBe(3);
+    expect(schemaVersion(db)).toBe(MIGRATIONS.length);
     expect(tables(db)).not.toContain('half_done');
     expect(db.isTransaction).toBe(false);
   });
@@ -114,8 +115,8 @@ describe('migrations', () => {
       }
     })();
     expect(error).toBeInstanceOf(StoreVersionError);
-    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 7, known: 3 });
-    expect((error as Error).message).toMatch(/schema version 7.*only up to 3.*newer version.*another data directory \(DATA_DIR\)/);
+    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 7, known: MIGRATIONS.length });
+    expect((error as Error).message).toMatch(/schema version 7.*only up to \d.*newer version.*another data directory \(DATA_DIR\)/);
     expect(tables(db)).toEqual([]);
     expect(schemaVersion(db)).toBe(7);
   });
