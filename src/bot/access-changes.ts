@@ -3,20 +3,12 @@ import type { Access } from '../access.ts';
 import type { AccessStore, Grant } from '../store/access-store.ts';
 import type { WatchStore } from '../store/watch-store.ts';
 import type { AdminTarget } from './admin-args.ts';
+import type { AccessChange, Person } from './views/admin.ts';
 import { auditAccess } from './access-audit.ts';
 
 // What /allow and /deny do, as plain values: the change in the store (in force on every replica
 // within a second), the watches of whoever lost access stopped at once, one audit line, and what
 // to tell the admin (views/admin.ts says it).
-
-export type Person = { id: number; label?: string };
-
-export type AccessChange =
-  | Exclude<AdminTarget, { kind: 'user' } | { kind: 'group' }>
-  | { kind: 'allowedUser' | 'alreadyEnvUser' | 'alreadyAdmin' | 'deniedUser' | 'notListedUser' | 'denyAdmin' | 'denyEnvUser'; person: Person }
-  | { kind: 'alreadyUser'; person: Person; grant: Grant }
-  | { kind: 'allowedGroup' | 'alreadyEnvGroup' | 'deniedGroup' | 'notListedGroup' | 'denyEnvGroup' }
-  | { kind: 'alreadyGroup'; grant: Grant };
 
 export type AccessChangeDeps = {
   access: Access;

@@ -35,7 +35,7 @@ const replica = async (owner: string, { coordination = store.coordination as Coo
     owner,
     leaseMs: LEASE_MS,
     logger: f.logger.child({ owner }),
-    gauge: metrics.gauge({ name: 'polling_leader', help: 'Leading.' }),
+    gauge: metrics.gauge({ name: 'orderbot_polling_leader', help: 'Leading.' }),
     startRunner: (signal, onConflict) => {
       starts++;
       const run = startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal, onConflict });

@@ -1,10 +1,22 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Grant } from '../../store/access-store.ts';
-import type { AccessChange } from '../access-changes.ts';
 import { escapeHtml, TELEGRAM_TEXT_LIMIT } from './common/html.ts';
 
 // What admins read: the answer to /allow and /deny, and /users.
+
+export type Person = { id: number; label?: string };
+
+/** What came of /allow or /deny (src/bot/access-changes.ts), or why nothing did. */
+export type AccessChange =
+  | { kind: 'usage' | 'chatForward' | 'notAPerson' }
+  | { kind: 'badId'; value: string }
+  | { kind: 'groupId'; id: number }
+  | { kind: 'hiddenForward'; name: string }
+  | { kind: 'allowedUser' | 'alreadyEnvUser' | 'alreadyAdmin' | 'deniedUser' | 'notListedUser' | 'denyAdmin' | 'denyEnvUser'; person: Person }
+  | { kind: 'alreadyUser'; person: Person; grant: Grant }
+  | { kind: 'allowedGroup' | 'alreadyEnvGroup' | 'deniedGroup' | 'notListedGroup' | 'denyEnvGroup' }
+  | { kind: 'alreadyGroup'; grant: Grant };
 
 /** A person or group as admins see them: a name when one is known, and the id to copy. */
 export const renderWho = (id: number, label: string | undefined, t: Translate): string =>

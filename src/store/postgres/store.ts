@@ -95,8 +95,14 @@ export const openPostgresStore = async ({
   let version: number;
   const accessRows = withPostgresErrors(createPostgresAccessRows(pool), database);
   // Who admins allowed, in memory: read here once, then again on each notice (or every second while notices go unheard).
+  // Info, at most once a minute: a database that is down is warned about by what fails.
+  let failedAt = Number.NEGATIVE_INFINITY;
   const allowed = cacheAccess(() => accessRows.allowedIds(), {
-    onError: (error) => logger.warn({ database, reason: failureReason(error) }, 'the allowed users and groups could not be read again: the last list read stays in force'),
+    onError: (error) => {
+      if (Date.now() - failedAt < 60_000) return;
+      failedAt = Date.now();
+      logger.info({ database, reason: failureReason(error) }, 'the allowed users and groups could not be read again: the last list read stays in force');
+    },
   });
   try {
     [version, queries] = await whenReachable(
