@@ -82,7 +82,7 @@ export const LAYERS: Layer[] = [
       const now = Date.now;
       const requests = createAccessRequests({ store: d.store.access, access: d.access, settings: d.store.settings, logger: d.logger, defaultLanguage: d.config.defaultLanguage, timeZone: d.config.timeZone, now });
       const changes = createAccessChanges({ access: d.access, store: d.store.access, watches: d.store.watches, logger: d.logger, now });
-      return createAdminFeature({ access: d.access, store: d.store.access, usage: d.store.usage, changes, requests, now: () => new Date() });
+      return createAdminFeature({ access: d.access, store: d.store.access, seen: d.store.usage, usage: d.usage, changes, requests, now: () => new Date() });
     },
   },
   { name: 'createStatsFeature', make: (d) => createStatsFeature({ access: d.access, store: d.store.usage, usage: d.usage, now: () => new Date() }) },

@@ -80,7 +80,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       createStartFeature({ demo, lookups }),
       createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }),
       // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.
-      createAdminFeature({ access, store: store.access, usage: store.usage, changes, requests, now }),
+      createAdminFeature({ access, store: store.access, seen: store.usage, ...(usage ? { usage } : {}), changes, requests, now }),
       createStatsFeature({ access, store: store.usage, ...(usage ? { usage } : {}), ...(circuit ? { circuit } : {}), now }),
       createLookupFeature({ lookups, watches, now }),
       createRecordFeature({ lookups, watches, now }),

@@ -1,6 +1,7 @@
 import type { Access } from '../../access.ts';
 import type { AccessStore } from '../../store/access-store.ts';
 import type { UsageStore } from '../../store/usage-store.ts';
+import type { Usage } from '../../store/usage.ts';
 import type { AccessChanges } from '../access-changes.ts';
 import type { AccessRequests } from '../access-requests.ts';
 import { parseAdminTarget } from '../admin-args.ts';
@@ -13,14 +14,17 @@ import { renderAccessChange, renderUsers } from '../views/admin.ts';
 export type AdminDeps = {
   access: Access;
   store: Pick<AccessStore, 'users' | 'chats'>;
-  usage: Pick<UsageStore, 'lastSeen'>;
+  /** When each was last seen. */
+  seen: Pick<UsageStore, 'lastSeen'>;
+  /** This process's counts not yet in the store (last seen among them): added first. */
+  usage?: Pick<Usage, 'flush'>;
   changes: AccessChanges;
   requests: Pick<AccessRequests, 'decide'>;
   now: () => Date;
 };
 
 /** /allow, /deny and /users for the bot's admins; Allow / Deny on access requests; anyone else is told it is for admins. */
-export const createAdminFeature = ({ access, store, usage, changes, requests, now }: AdminDeps) => {
+export const createAdminFeature = ({ access, store, seen, usage, changes, requests, now }: AdminDeps) => {
   const feature = createFeature();
 
   const change = (command: 'allow' | 'deny') => async (ctx: CommandContext) => {
@@ -43,8 +47,8 @@ export const createAdminFeature = ({ access, store, usage, changes, requests, no
     const { adminIds, userIds, chatIds, anyone } = access.options;
     const envUsers = [...userIds].filter((id) => !adminIds.has(id));
     const ids = [...adminIds, ...envUsers, ...chatIds, ...users.map((grant) => grant.id), ...chats.map((grant) => grant.id)];
-    const seen = await usage.lastSeen(ids);
-    const list = { anyone, admins: [...adminIds], envUsers, envChats: [...chatIds], users, chats, seen };
+    await usage?.flush();
+    const list = { anyone, admins: [...adminIds], envUsers, envChats: [...chatIds], users, chats, seen: await seen.lastSeen(ids) };
     return ctx.reply(renderUsers(list, ctx.t, ctx.fmt, now()), replyOptions(ctx));
   });
 

@@ -1,4 +1,5 @@
 import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
+import type { MessageOrigin } from '@grammyjs/types';
 import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
 import type { MemberRecord } from './members.ts';
 import type { Params } from './params.ts';
@@ -43,6 +44,8 @@ export interface StoredMessage {
   deleted: boolean;
   /** sendDocument: the file; text and entities are then its caption */
   document?: StoredDocument;
+  /** a forwarded message: who sent it first (Bot API 7.0's forward_origin) */
+  forward_origin?: MessageOrigin;
 }
 
 export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
@@ -157,6 +160,7 @@ export class ChatStore {
       date: message.date,
       ...(message.edit_date === undefined ? {} : { edit_date: message.edit_date }),
       ...(message.is_topic_message ? { is_topic_message: true as const } : {}),
+      ...(message.forward_origin === undefined ? {} : { forward_origin: structuredClone(message.forward_origin) }),
       ...(withReply && replied ? { reply_to_message: this.toApiMessage(replied, false) } : {}),
       ...(message.document === undefined
         ? { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }
