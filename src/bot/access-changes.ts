@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Access } from '../access.ts';
-import type { AccessStore, Grant } from '../store/access-store.ts';
+import type { AccessStore } from '../store/access-store.ts';
 import type { WatchStore } from '../store/watch-store.ts';
 import type { AdminTarget } from './admin-args.ts';
 import type { AccessChange, Person } from './views/admin.ts';

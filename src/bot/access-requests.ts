@@ -4,7 +4,7 @@ import { createFormatter } from '../format.ts';
 import { createTranslator, perLocale, resolveLocale, type Locale } from '../i18n.ts';
 import type { AccessRequest, AccessStore, Decision } from '../store/access-store.ts';
 import type { SettingsStore } from '../store/store.ts';
-import { isMessageGone, isNotModified, isUnreachableChat } from '../telegram/errors.ts';
+import { isChatNotFound, isMessageGone, isNotModified, isUnreachableChat } from '../telegram/errors.ts';
 import type { View } from '../telegram/view.ts';
 import type { BotContext } from './context.ts';
 import { auditAccess } from './access-audit.ts';
@@ -107,7 +107,7 @@ export const createAccessRequests = ({ store, access, settings, logger, defaultL
           told += 1;
         } catch (error) {
           // An admin who blocked the bot (or never started it) is skipped: the others decide.
-          if (!isUnreachableChat(error)) throw error;
+          if (!isUnreachableChat(error) && !isChatNotFound(error)) throw error;
           logger.info({ adminId, requestId: opened.request.id }, 'an admin cannot be sent the access request: they blocked the bot or never started it');
         }
       }

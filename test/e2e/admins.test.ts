@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from 'telegraf/types';
+import type { User } from '../../src/telegram/telegraf/core.ts';
 import type { BotMessage, SendTextInput } from '../support/bot-api/index.ts';
 import { startHarness, type Harness } from '../support/harness.ts';
 
