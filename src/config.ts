@@ -141,7 +141,7 @@ const envSchema = z.object({
   LEADER_LEASE_SECONDS: numberVar(15, 2, 300, 'seconds'),
   LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
   // Admins (issue 34): they use the bot and manage who else may, with /allow, /deny, /users and /stats.
-  ADMIN_USER_IDS: idList,
+  ADMIN_USER_IDS: idList.refine((ids) => [...ids].every((id) => id > 0), "must be users' ids (positive numbers); a group's id is negative"),
 });
 
 type Env = z.output<typeof envSchema>;

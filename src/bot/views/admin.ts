@@ -91,11 +91,9 @@ export const renderUsers = (list: UsersList, t: Translate, fmt: Formatter, now: 
     const at = list.seen.get(id);
     return at === undefined ? t('admin.users.never') : when(at, fmt, now);
   };
-  const envItems = (ids: readonly number[]) => (ids.length === 0 ? [t('admin.users.none')] : ids.map((id) => t('admin.users.envItem', { who: renderWho(id, undefined, t), seen: seen(id) })));
+  const envItems = (ids: readonly number[]) => ids.map((id) => t('admin.users.envItem', { who: renderWho(id, undefined, t), seen: seen(id) }));
   const grantItems = (grants: readonly Grant[]) =>
-    grants.length === 0
-      ? [t('admin.users.none')]
-      : grants.map((grant) => t('admin.users.item', { who: renderWho(grant.id, grant.label, t), when: when(grant.addedAt, fmt, now), by: renderWho(grant.addedBy, undefined, t), seen: seen(grant.id) }));
+    grants.map((grant) => t('admin.users.item', { who: renderWho(grant.id, grant.label, t), when: when(grant.addedAt, fmt, now), by: renderWho(grant.addedBy, undefined, t), seen: seen(grant.id) }));
   const sections: Array<[string, string[]]> = [
     [t('admin.users.admins'), envItems(list.admins)],
     ...(list.envUsers.length > 0 ? [[t('admin.users.envUsers'), envItems(list.envUsers)] as [string, string[]]] : []),
@@ -111,17 +109,22 @@ export const renderUsers = (list: UsersList, t: Translate, fmt: Formatter, now: 
   let shown = 0;
   const fits = (text: string) => length + text.length + 2 <= room;
   for (const [title, items] of sections) {
+    const body = items.length === 0 ? [t('admin.users.none')] : items;
     if (!fits(title)) break;
     lines.push('', title);
     length += title.length + 2;
-    const before = shown;
-    for (const item of items) {
+    let written = 0;
+    for (const item of body) {
       if (!fits(item)) break;
       lines.push(item);
       length += item.length + 1;
-      shown += 1;
+      written += 1;
     }
-    if (shown - before < items.length) break;
+    if (written < body.length) {
+      shown += written;
+      break;
+    }
+    shown += items.length;
   }
   if (shown < total) lines.push(t('admin.users.more', { count: total - shown }));
   return lines.join('\n');
