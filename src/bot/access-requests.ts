@@ -49,10 +49,13 @@ export const createAccessRequests = ({ store, access, settings, logger, defaultL
       try {
         await ctx.telegram.editMessageText(chatId, messageId, undefined, view.text, { parse_mode: 'HTML', reply_markup: { inline_keyboard: [] } });
       } catch (error) {
-        if (!isNotModified(error) && !isMessageGone(error) && !isUnreachableChat(error)) throw error;
+        if (!isNotModified(error) && !isMessageGone(error) && !unreachable(error)) throw error;
       }
     }
   };
+
+  /** A chat the bot cannot write to: blocked, left, or never started (Telegram says 403 or "chat not found"). */
+  const unreachable = (error: unknown) => isUnreachableChat(error) || isChatNotFound(error);
 
   /** The stranger hears the decision where they can: their private chat, else the group they asked in. */
   const tellRequester = async (ctx: BotContext, request: AccessRequest) => {
@@ -62,15 +65,16 @@ export const createAccessRequests = ({ store, access, settings, logger, defaultL
       await send(ctx, request.userId, { text: t(granted ? 'access.granted' : 'access.declined'), keyboard: [] });
       return;
     } catch (error) {
-      if (!isUnreachableChat(error) || request.chatId === request.userId) {
-        if (isUnreachableChat(error)) return logger.info({ userId: request.userId }, 'the requester cannot be told: they blocked the bot');
-        throw error;
-      }
+      if (!unreachable(error)) throw error;
+    }
+    if (request.chatId === request.userId) {
+      logger.info({ userId: request.userId }, 'the requester cannot be told: they blocked the bot');
+      return;
     }
     try {
       await send(ctx, request.chatId, { text: t(granted ? 'access.grantedInChat' : 'access.declinedInChat', { name: personName(request) }), keyboard: [] });
     } catch (error) {
-      if (!isUnreachableChat(error)) throw error;
+      if (!unreachable(error)) throw error;
       logger.info({ userId: request.userId, chatId: request.chatId }, 'the requester cannot be told: the bot is out of the group');
     }
   };
@@ -107,7 +111,7 @@ export const createAccessRequests = ({ store, access, settings, logger, defaultL
           told += 1;
         } catch (error) {
           // An admin who blocked the bot (or never started it) is skipped: the others decide.
-          if (!isUnreachableChat(error) && !isChatNotFound(error)) throw error;
+          if (!unreachable(error)) throw error;
           logger.info({ adminId, requestId: opened.request.id }, 'an admin cannot be sent the access request: they blocked the bot or never started it');
         }
       }

@@ -60,7 +60,8 @@ export const createUsage = ({ timeZone, now = Date.now, logger }: { timeZone: st
     return minuteDay;
   };
 
-  let counts = new Map<string, number>();
+  // day → counter name → key → count: no string is built on the way of an update.
+  let counts = new Map<string, Map<string, Map<string, number>>>();
   let users = new Map<string, Set<number>>();
   let seen = new Map<number, number>();
   let store: UsageStore | undefined;
@@ -69,17 +70,17 @@ export const createUsage = ({ timeZone, now = Date.now, logger }: { timeZone: st
   let prunedAt = Number.NEGATIVE_INFINITY;
   let warnedAt = Number.NEGATIVE_INFINITY;
 
-  const count = (name: string, key: string, by = 1) => {
-    const id = `${today()}\n${name}\n${key}`;
-    counts.set(id, (counts.get(id) ?? 0) + by);
+  const count = (day: string, name: string, key: string, by = 1) => {
+    let names = counts.get(day);
+    if (names === undefined) counts.set(day, (names = new Map()));
+    let keys = names.get(name);
+    if (keys === undefined) names.set(name, (keys = new Map()));
+    keys.set(key, (keys.get(key) ?? 0) + by);
   };
 
   const take = (): UsageBatch => {
     const batch: UsageBatch = {
-      counts: [...counts].map(([id, value]) => {
-        const [day = '', name = '', key = ''] = id.split('\n');
-        return { day, name, key, value };
-      }),
+      counts: [...counts].flatMap(([day, names]) => [...names].flatMap(([name, keys]) => [...keys].map(([key, value]) => ({ day, name, key, value })))),
       users: [...users].flatMap(([day, ids]) => [...ids].map((userId) => ({ day, userId }))),
       seen: [...seen].map(([id, at]) => ({ id, at })),
     };
@@ -91,10 +92,7 @@ export const createUsage = ({ timeZone, now = Date.now, logger }: { timeZone: st
 
   /** A batch the store refused, back into memory under what was counted meanwhile. */
   const putBack = (batch: UsageBatch) => {
-    for (const { day, name, key, value } of batch.counts) {
-      const id = `${day}\n${name}\n${key}`;
-      counts.set(id, (counts.get(id) ?? 0) + value);
-    }
+    for (const { day, name, key, value } of batch.counts) count(day, name, key, value);
     for (const { day, userId } of batch.users) (users.get(day) ?? users.set(day, new Set()).get(day)!).add(userId);
     for (const { id, at } of batch.seen) seen.set(id, Math.max(at, seen.get(id) ?? at));
   };
@@ -127,26 +125,28 @@ export const createUsage = ({ timeZone, now = Date.now, logger }: { timeZone: st
   return {
     today,
     lookup(via: string, resource: string, filter: string) {
-      count(USAGE.lookupVia, via);
-      count(USAGE.lookupResource, resource);
-      count(USAGE.lookupFilter, `${resource}.${filter}`);
+      const day = today();
+      count(day, USAGE.lookupVia, via);
+      count(day, USAGE.lookupResource, resource);
+      count(day, USAGE.lookupFilter, `${resource}.${filter}`);
     },
     /** An export ended: sent, empty, too_large or failed. */
     exported(outcome: string) {
-      count(USAGE.exports, outcome);
+      count(today(), USAGE.exports, outcome);
     },
     watchAdded() {
-      count(USAGE.watches, 'added');
+      count(today(), USAGE.watches, 'added');
     },
     notification(outcome: string) {
-      count(USAGE.notifications, outcome);
+      count(today(), USAGE.notifications, outcome);
     },
     portalCall(ms: number, outcome: string) {
-      count(USAGE.portalCalls, outcome);
-      count(USAGE.portalMs, bucketOf(ms));
+      const day = today();
+      count(day, USAGE.portalCalls, outcome);
+      count(day, USAGE.portalMs, bucketOf(ms));
     },
     circuitOpened() {
-      count(USAGE.circuit, 'opened');
+      count(today(), USAGE.circuit, 'opened');
     },
     /** A user acted (in a group: the group is seen too). */
     seen(userId: number, chatId?: number) {
@@ -175,10 +175,6 @@ export const createUsage = ({ timeZone, now = Date.now, logger }: { timeZone: st
       timer = undefined;
       await flush().catch((error: unknown) => logger.warn({ err: error }, 'usage counts could not be saved at stop: lost'));
       store = undefined;
-    },
-    /** What is counted and not yet flushed: a bound for a store that stays down. */
-    get pending() {
-      return counts.size + seen.size;
     },
   };
 };
