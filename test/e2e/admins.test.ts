@@ -123,7 +123,7 @@ describe('/allow in reply to a forwarded message', () => {
   it('allows the person the forward came from, named in /users', async () => {
     const boss = admin('en');
     const person = h.api.createUser({ first_name: 'Olga', last_name: 'Petrova', username: 'olga', language_code: 'ru' });
-    const forwarded = h.api.sendText({ from: boss, text: 'Please add me to the bot', forwardedFrom: person });
+    const forwarded = h.api.sendText({ from: boss, text: 'Please add me to the bot', forwardOrigin: { type: 'user', date: 1_795_000_000, sender_user: person } });
     await h.settle();
     expect((await send({ from: boss, text: '/allow', replyTo: forwarded })).text).toBe(`✅ Olga Petrova (@olga) (${person.id}) can use the bot now.`);
     expect((await h.ask(person, '/order 0007300100')).text).toContain('Заказы 1–1 из 1');
@@ -136,7 +136,7 @@ describe('/allow in reply to a forwarded message', () => {
     ['ru', 'Сообщение переслано от Ivan, но этот человек скрывает аккаунт при пересылке, поэтому ID в нём нет. Спросите ID у него'],
   ] as const)('%s: a forward from someone who hides their account says to ask for the id, and allows nobody', async (language, start) => {
     const boss = admin(language);
-    const forwarded = h.api.sendText({ from: boss, text: 'hello', forwardedFrom: { hiddenName: 'Ivan' } });
+    const forwarded = h.api.sendText({ from: boss, text: 'hello', forwardOrigin: { type: 'hidden_user', date: 1_795_000_000, sender_user_name: 'Ivan' } });
     await h.settle();
     const before = accessLines().length;
     expect((await send({ from: boss, text: '/allow', replyTo: forwarded })).text.startsWith(start)).toBe(true);

@@ -65,13 +65,13 @@ describe('the bot added to and removed from a group', () => {
 describe('forwarded messages', () => {
   it('carry forward_origin: the user, or only the name of one who hides their account; a reply to one carries it too', async () => {
     const bob = api.createUser({ first_name: 'Bob', last_name: 'Lee' });
-    const forwarded = api.sendText({ from: ann, text: 'please add me', forwardedFrom: bob });
-    const hidden = api.sendText({ from: ann, text: 'me too', forwardedFrom: { hiddenName: 'Carl' } });
+    const forwarded = api.sendText({ from: ann, text: 'please add me', forwardOrigin: { type: 'user', date: 1_795_000_000, sender_user: bob } });
+    const hidden = api.sendText({ from: ann, text: 'me too', forwardOrigin: { type: 'hidden_user', date: 1_795_000_000, sender_user_name: 'Carl' } });
     api.sendText({ from: ann, text: '/allow', replyTo: forwarded });
     const updates = await ok<Update.MessageUpdate[]>('getUpdates');
     const [first, second, reply] = updates.map((update) => update.message as unknown as Record<string, unknown>);
-    expect(first).toMatchObject({ from: ann, text: 'please add me', forward_origin: { type: 'user', date: expect.any(Number), sender_user: bob } });
-    expect(second).toMatchObject({ forward_origin: { type: 'hidden_user', date: expect.any(Number), sender_user_name: 'Carl' } });
+    expect(first).toMatchObject({ from: ann, text: 'please add me', forward_origin: { type: 'user', date: 1_795_000_000, sender_user: bob } });
+    expect(second).toMatchObject({ forward_origin: { type: 'hidden_user', date: 1_795_000_000, sender_user_name: 'Carl' } });
     expect(reply).toMatchObject({ text: '/allow', reply_to_message: { message_id: forwarded.message_id, forward_origin: { type: 'user', sender_user: bob } } });
     expect(hidden.message_id).toBe(forwarded.message_id + 1);
     expect(reply?.forward_origin).toBeUndefined();

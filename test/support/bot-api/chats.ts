@@ -1,5 +1,5 @@
-import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
 import type { MessageOrigin } from '@grammyjs/types';
+import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
 import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
 import type { MemberRecord } from './members.ts';
 import type { Params } from './params.ts';
@@ -44,7 +44,7 @@ export interface StoredMessage {
   deleted: boolean;
   /** sendDocument: the file; text and entities are then its caption */
   document?: StoredDocument;
-  /** a forwarded message: who sent it first (Bot API 7.0's forward_origin) */
+  /** a forwarded message: where it first came from */
   forward_origin?: MessageOrigin;
 }
 

@@ -1,6 +1,6 @@
 // What users do: send text, press buttons. Each queues the update Telegram would send the bot.
-import type { Chat, Message, User } from 'telegraf/types';
 import type { MessageOrigin } from '@grammyjs/types';
+import type { Chat, Message, User } from 'telegraf/types';
 import type { EmulatedChat } from './chats.ts';
 import { findBotCommands } from './entities.ts';
 import { callbackDataOf, findCallbackButton } from './keyboard.ts';
@@ -20,11 +20,8 @@ export interface SendTextInput {
   threadId?: number;
   /** the message this one replies to */
   replyTo?: MessageRef;
-  /**
-   * a forward of someone's message: from a user (forward_origin "user", with their User), or from
-   * a user who hides their account in forwards ("hidden_user", with only the name they show)
-   */
-  forwardedFrom?: User | { hiddenName: string };
+  /** a forwarded message: where it first came from (forward_origin) */
+  forwardOrigin?: MessageOrigin;
 }
 
 export interface PressButtonInput {
@@ -80,10 +77,6 @@ export const privateChatOf = (user: User): EmulatedChat => ({
   ...(user.username === undefined ? {} : { username: user.username }),
 });
 
-/** What Telegram puts in a forward: the user, or only the name of one who hides their account. */
-const originOf = (from: User | { hiddenName: string }, date: number): MessageOrigin =>
-  'hiddenName' in from ? { type: 'hidden_user', date, sender_user_name: from.hiddenName } : { type: 'user', date, sender_user: structuredClone(from) };
-
 export function userSendsText(state: EmulatorState, input: SendTextInput): Message.TextMessage {
   const chat = input.chat ?? privateChatOf(input.from);
   if (chat.type === 'private' && chat.id !== input.from.id) {
@@ -118,7 +111,7 @@ export function userSendsText(state: EmulatorState, input: SendTextInput): Messa
     reply_to_message_id: replyToId,
     message_thread_id: input.threadId,
     is_topic_message: isForum && input.threadId !== undefined,
-    ...(input.forwardedFrom === undefined ? {} : { forward_origin: originOf(input.forwardedFrom, state.clock.unix()) }),
+    ...(input.forwardOrigin === undefined ? {} : { forward_origin: structuredClone(input.forwardOrigin) }),
   });
   const message = state.chats.toApiMessage(stored);
   state.updates.push('message', message);
