@@ -12,6 +12,14 @@ import type { BotContext } from '../src/bot/context.ts';
 import { chain } from '../src/bot/feature.ts';
 import { createSettingsFeature } from '../src/bot/features/settings.ts';
 import { createStartFeature } from '../src/bot/features/start.ts';
+import { createOnboardingFeature } from '../src/bot/features/onboarding.ts';
+import { createAdminFeature } from '../src/bot/features/admin.ts';
+import { createStatsFeature } from '../src/bot/features/stats.ts';
+import { createAccessChanges } from '../src/bot/access-changes.ts';
+import { createAccessRequests } from '../src/bot/access-requests.ts';
+import { createLookups } from '../src/bot/lookups.ts';
+import { createAccess, type Access } from '../src/access.ts';
+import { createUsage, type Usage } from '../src/store/usage.ts';
 import { accessMiddleware } from '../src/bot/middleware/access.ts';
 import { contextMiddleware } from '../src/bot/middleware/context.ts';
 import { errorBoundary } from '../src/bot/middleware/error-boundary.ts';
@@ -54,7 +62,7 @@ const VALUES = sampleData.orders.map((order) => order.SAP_ID as string);
 
 export const LAYERS_MARKERS: Markers = { begin: '<!-- layers bench: written by `npm run bench -- --layers`, kept by the other runs -->', end: '<!-- /layers bench -->' };
 
-type Deps = { config: Config; store: Store; logger: Logger; metrics: BotMetrics };
+type Deps = { config: Config; store: Store; logger: Logger; metrics: BotMetrics; access: Access; usage: Usage };
 type Layer = { name: string; make: (deps: Deps) => Middleware<BotContext> };
 
 /** createBot's middleware and the features the lookup updates pass through, in its order (test/bench/layers.test.ts checks it). */
@@ -62,11 +70,22 @@ export const LAYERS: Layer[] = [
   { name: 'updateMetrics', make: (d) => updateMetrics(d.metrics) },
   { name: 'errorBoundary', make: (d) => errorBoundary(d.logger, d.config.defaultLanguage) },
   { name: 'contextMiddleware', make: (d) => contextMiddleware({ ...d.config, settings: d.store.settings }) },
-  { name: 'accessMiddleware', make: (d) => accessMiddleware(d.config.access, { limits: d.store.limits, logger: d.logger }) },
+  { name: 'accessMiddleware', make: (d) => accessMiddleware(d.access, { limits: d.store.limits, logger: d.logger, seen: d.usage.seen }) },
   { name: 'resumeWatches', make: (d) => resumeWatches(d.store.watches, d.logger) },
   { name: 'floodLimit', make: (d) => floodLimit({ perMinute: d.config.floodLimitPerMinute, limits: d.store.limits, logger: d.logger }) },
-  { name: 'createStartFeature', make: () => createStartFeature({ demo: false }) },
+  { name: 'createOnboardingFeature', make: (d) => createOnboardingFeature({ access: d.access, watches: d.store.watches, logger: d.logger, now: () => new Date() }) },
+  { name: 'createStartFeature', make: (d) => createStartFeature({ demo: false, lookups: createLookups({ portal: fixedPortal(), queries: d.store.queries, logger: d.logger }) }) },
   { name: 'createSettingsFeature', make: (d) => createSettingsFeature({ settings: d.store.settings, defaultLanguage: d.config.defaultLanguage }) },
+  {
+    name: 'createAdminFeature',
+    make: (d) => {
+      const now = Date.now;
+      const requests = createAccessRequests({ store: d.store.access, access: d.access, settings: d.store.settings, logger: d.logger, defaultLanguage: d.config.defaultLanguage, timeZone: d.config.timeZone, now });
+      const changes = createAccessChanges({ access: d.access, store: d.store.access, watches: d.store.watches, logger: d.logger, now });
+      return createAdminFeature({ access: d.access, store: d.store.access, seen: d.store.usage, usage: d.usage, changes, requests, now: () => new Date() });
+    },
+  },
+  { name: 'createStatsFeature', make: (d) => createStatsFeature({ access: d.access, store: d.store.usage, usage: d.usage, now: () => new Date() }) },
 ];
 
 /** Every call answers the same page objects, as the cache does on a hit. */
@@ -239,11 +258,13 @@ export const runLayersBench = async ({ updates = 20_000, warmUp = 5_000, rounds 
   const store = await openStore(config, { logger });
   const portal = composePortal({ base: fixedPortal(), logger, cache: { ttlMs: config.portal.kind === 'remote' ? config.portal.cacheTtlMs : 30_000 } });
   const metrics = createBotMetrics();
-  const deps: Deps = { config, store, logger, metrics };
+  const usage = createUsage({ timeZone: config.timeZone, logger });
+  usage.connect(store.usage);
+  const deps: Deps = { config, store, logger, metrics, access: createAccess(config.access, store.access), usage };
   const api = inProcessApi(logger);
   try {
     const exports = createExports({ portal: portal.bulk ?? portal, ...config.export, logger, now: () => new Date() });
-    const whole = createBot({ token: TOKEN, config, portal, store, logger, metrics, demo: false, exports });
+    const whole = createBot({ token: TOKEN, config, portal, store, logger, metrics, demo: false, exports, usage });
     api.install(whole);
     log(`recording ${warmUp + updates} updates from the whole bot…`);
     const steps = await recordSteps(whole, api, warmUp + updates);
@@ -276,6 +297,7 @@ export const runLayersBench = async ({ updates = 20_000, warmUp = 5_000, rounds 
     return { updates, warmUp, rounds, presses, warnings, load: { start: loadAtStart, end: loadAverage() }, rows: rows.map(({ name, kind }, index) => ({ name, kind, runs: runs[index]! })) };
   } finally {
     portal.close();
+    await usage.stop();
     await store.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

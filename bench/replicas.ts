@@ -80,7 +80,7 @@ export type Figures = {
   /** How long a webhook post waited for its answer (the update handled), p50 and p99, ms. */
   postP50: number;
   postP99: number;
-  /** Updates handled by each replica (bot_updates_total). */
+  /** Updates handled by each replica (orderbot_updates_total). */
   byReplica: number[];
 };
 
@@ -226,7 +226,7 @@ export const runReplicasBench = async (options: ReplicasOptions): Promise<{ runs
       portalRequests: portal.state.requests - portalBefore,
       failedPosts,
       postMs,
-      byReplica: metricsAfter.map((text, index) => metric(text, 'bot_updates_total') - metric(metricsBefore[index] ?? '', 'bot_updates_total')),
+      byReplica: metricsAfter.map((text, index) => metric(text, 'orderbot_updates_total') - metric(metricsBefore[index] ?? '', 'orderbot_updates_total')),
     });
     log(
       `  ${rate === undefined ? 'saturated' : `paced ${rate}/s`}, ${ms / 1000} s: ${figures.updatesPerSecond.toFixed(0)} updates/s, p50 ${figures.p50.toFixed(1)} p99 ${figures.p99.toFixed(1)} ms, ` +

@@ -485,7 +485,7 @@ const write = (r: Results, replicas: string) => {
       ]);
     }),
     '',
-    `Memory. Bare Telegraf: ${f(r.bare.idleRssMb)} MB idle, ${f(r.barePaced.rssAfterMb)} MB after ${RATE} updates/s, ${f(r.bareSaturated.rssAfterMb)} MB after saturation. The bot: ${f(r.bot0.idleRssMb)} MB idle after start-up, ${f(r.paced0.rssAfterMb)} MB after ${RATE} updates/s, ${f(r.run1.rssAfterMb)} MB after saturated run 1, ${f(r.run2.rssAfterMb)} MB after run 2. Store (DATA_DIR): ${f(r.store1, 2)} MB after run 1, ${f(r.store2, 2)} MB after run 2. Portal cache over the 0 ms runs (from /metrics): ${metric(r.metrics0, 'portal_cache_hits_total')} hits, ${metric(r.metrics0, 'portal_cache_misses_total')} misses.`,
+    `Memory. Bare Telegraf: ${f(r.bare.idleRssMb)} MB idle, ${f(r.barePaced.rssAfterMb)} MB after ${RATE} updates/s, ${f(r.bareSaturated.rssAfterMb)} MB after saturation. The bot: ${f(r.bot0.idleRssMb)} MB idle after start-up, ${f(r.paced0.rssAfterMb)} MB after ${RATE} updates/s, ${f(r.run1.rssAfterMb)} MB after saturated run 1, ${f(r.run2.rssAfterMb)} MB after run 2. Store (DATA_DIR): ${f(r.store1, 2)} MB after run 1, ${f(r.store2, 2)} MB after run 2. Portal cache over the 0 ms runs (from /metrics): ${metric(r.metrics0, 'orderbot_portal_cache_hits_total')} hits, ${metric(r.metrics0, 'orderbot_portal_cache_misses_total')} misses.`,
     '',
     '## Targets (issue 5, 2-core machine)',
     '',

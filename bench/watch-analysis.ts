@@ -52,11 +52,11 @@ export const analyse = (input: { portal: WatchPortal; notified: Notified[]; from
       min: Math.min(...perSecond),
       max: Math.max(...perSecond),
     },
-    polls: { ok: delta('watch_polls_total{outcome="ok"}'), failed: delta('watch_polls_total') - delta('watch_polls_total{outcome="ok"}') },
+    polls: { ok: delta('orderbot_watch_polls_total{outcome="ok"}'), failed: delta('orderbot_watch_polls_total') - delta('orderbot_watch_polls_total{outcome="ok"}') },
     pollGap: stats(gaps),
     /** Changes the portal made in the window, and the notifications they are worth (one per watching chat). */
     changes: { made: changes, worth: changes * input.chatsPerQuery, found: delta('watch_changes_total') },
-    notifications: { received: notified.length, sent: delta('notifications_total{outcome="sent"}'), other: delta('notifications_total') - delta('notifications_total{outcome="sent"}'), unmatched },
+    notifications: { received: notified.length, sent: delta('orderbot_notifications_total{outcome="sent"}'), other: delta('orderbot_notifications_total') - delta('orderbot_notifications_total{outcome="sent"}'), unmatched },
     sinceChange: stats(sinceChange),
     sinceSeen: stats(sinceSeen),
     /** notification_delay_seconds observed in the window: from the poll that found a change to Telegram's answer. */

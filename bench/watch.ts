@@ -154,9 +154,9 @@ export const runWatchBench = async ({ queries, chatsPerQuery, intervalS, measure
       duplicates: [...told.values()].reduce((sum, n) => sum + n - 1, 0),
       /** Per replica: updates from Telegram handled since it started (the /watch commands); over the window, watch polls, notifications sent, CPU %. */
       byReplica: replicas.map((_, index) => ({
-        updates: metric(metricsAfter[index]!, 'bot_updates_total'),
-        polls: delta(index, 'watch_polls_total'),
-        sent: delta(index, 'notifications_total{outcome="sent"}'),
+        updates: metric(metricsAfter[index]!, 'orderbot_updates_total'),
+        polls: delta(index, 'orderbot_watch_polls_total'),
+        sent: delta(index, 'orderbot_notifications_total{outcome="sent"}'),
         cpu: (100 * cpu[index]!) / (to - from),
       })),
       getUpdates: api.calls.get('getUpdates') ?? 0,

@@ -143,6 +143,8 @@ const envSchema = z.object({
   // Issue 30 (pasted numbers, statuses by name): the operator's names of status codes, a JSON or
   // YAML file read and checked at start (src/status-names.ts).
   STATUS_NAMES_FILE: optionalText,
+  // Admins (issue 34): they use the bot and manage who else may, with /allow, /deny, /users and /stats.
+  ADMIN_USER_IDS: idList.refine((ids) => [...ids].every((id) => id > 0), "must be users' ids (positive numbers); a group's id is negative"),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -184,11 +186,11 @@ export const parseConfig = (env: Record<string, string | undefined>, heapLimitBy
   const hasToken = Boolean(e.PORTAL_TOKEN || e.PORTAL_TOKEN_FILE);
   if (e.PORTAL_URL && !hasToken) problems.push('PORTAL_TOKEN: required when PORTAL_URL is set (or PORTAL_TOKEN_FILE)');
   if (!e.PORTAL_URL && hasToken) problems.push('PORTAL_URL: required when PORTAL_TOKEN or PORTAL_TOKEN_FILE is set');
-  const listsEmpty = e.ALLOWED_USER_IDS.size === 0 && e.ALLOWED_CHAT_IDS.size === 0;
+  const listsEmpty = e.ALLOWED_USER_IDS.size === 0 && e.ALLOWED_CHAT_IDS.size === 0 && e.ADMIN_USER_IDS.size === 0;
   if (e.PORTAL_URL && listsEmpty && !e.ALLOW_ANYONE) {
     problems.push(
-      'ALLOWED_USER_IDS / ALLOWED_CHAT_IDS: both are empty while a real portal is configured; ' +
-        'list who may use the bot, or set ALLOW_ANYONE=true to open it to everyone',
+      'ADMIN_USER_IDS / ALLOWED_USER_IDS / ALLOWED_CHAT_IDS: all are empty while a real portal is configured; ' +
+        'name an admin (who then allows others from the chat), list who may use the bot, or set ALLOW_ANYONE=true to open it to everyone',
     );
   }
   if (e.WEBHOOK_URL && e.PORT === undefined) problems.push('PORT: required with WEBHOOK_URL (where Telegram’s requests arrive)');
@@ -226,7 +228,7 @@ const toConfig = (e: Env, heapLimitBytes: number) => ({
   shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
   handlerDeadlineMs: e.HANDLER_DEADLINE_SECONDS * 1000,
   // The demo portal holds no real data: anyone may use it.
-  access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL },
+  access: { userIds: e.ALLOWED_USER_IDS, chatIds: e.ALLOWED_CHAT_IDS, anyone: e.ALLOW_ANYONE || !e.PORTAL_URL, adminIds: e.ADMIN_USER_IDS },
   defaultLanguage: e.DEFAULT_LANGUAGE,
   pageSize: e.PAGE_SIZE,
   floodLimitPerMinute: e.FLOOD_LIMIT_PER_MINUTE,

@@ -22,6 +22,9 @@ import type { Store } from './store/store.ts';
 import { allReady, watchStoreHealth } from './app/store-health.ts';
 import { startHttpServer } from './app/http-server.ts';
 import { startLimitSweeper } from './app/limit-sweeper.ts';
+import { createAccess } from './access.ts';
+import { createUsage } from './store/usage.ts';
+import type { ExportOutcome } from './export/run-export.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
 // store → bot → updates (polling, webhook or the console chat), and the signals that stop it.
@@ -48,6 +51,11 @@ try {
   throw await refuse(error); // never thrown: refuse exits
 }
 const consoleMode = config.botToken === undefined;
+if (consoleMode) {
+  // The console's user runs the bot on their own machine: its admin (/users, /stats work there).
+  const { CONSOLE_USER_ID } = await import('./console/console-user.ts');
+  config = { ...config, access: { ...config.access, adminIds: new Set([...config.access.adminIds, CONSOLE_USER_ID]) } };
+}
 const secrets = [
   config.botToken ?? '',
   config.webhook?.secret ?? '',
@@ -77,9 +85,11 @@ if (!consoleMode && config.portal.kind === 'demo') {
   );
 }
 const metrics = createBotMetrics();
+// /stats's counters: counted in memory from the start (the portal's calls too), saved once the store is open.
+const usage = createUsage({ timeZone: config.timeZone, logger });
 let portal: Awaited<ReturnType<typeof openPortal>>;
 try {
-  portal = await openPortal(config.portal, logger, metrics);
+  portal = await openPortal(config.portal, logger, metrics, { usage });
 } catch (error) {
   throw await refuse(error); // never thrown: refuse exits
 }
@@ -101,24 +111,31 @@ try {
   throw await refuse(error); // never thrown: refuse exits
 }
 startingDetail = { starting: true, store: store.backend, storeReachable: true };
+usage.connect(store.usage);
+const access = createAccess(config.access, store.access);
 const storeHealth = watchStoreHealth({ store, logger });
 const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
 // Exports run beside the updates: stopping waits for them (SHUTDOWN_GRACE_MS), then stops them.
 // Through the cache, but an export's fifty large pages are not kept in it.
-const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => new Date() });
+const onExportFinished = (outcome: ExportOutcome) => {
+  metrics.exports.inc({ outcome });
+  usage.exported(outcome);
+};
+const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => new Date(), onFinished: onExportFinished });
 removeStaleExportDirs({ logger });
 // What /watch and the polls read is held in one share of the heap.
 const watchMemory = createWatchMemory(config.watch.memoryBytes);
 const botFor = (token: string, telegramApiRoot: string) =>
-  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory, statusNames });
+  createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory, statusNames, usage, circuit: () => portal.portal.state() });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchLoopFor = (bot: ReturnType<typeof botFor>) =>
-  startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory });
+  startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory, usage });
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {
   storeHealth.stop();
   limitSweeper.stop();
+  await usage.stop();
   await store.close();
   await portal.close();
 };

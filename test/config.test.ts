@@ -61,6 +61,14 @@ describe('parseConfig', () => {
     expect(problemsOf({ ...env, ALLOW_ANYONE: 'false' })).toHaveLength(1);
   });
 
+  it('reads the admins, who also open a real portal', () => {
+    const env = { PORTAL_URL: 'https://portal.example', PORTAL_TOKEN: 'secret' };
+    expect([...parseConfig({ ...env, ADMIN_USER_IDS: '42, 8000000000' }).access.adminIds]).toEqual([42, 8_000_000_000]);
+    expect(parseConfig({}).access.adminIds.size).toBe(0);
+    expect(problemsOf({ ...env, ADMIN_USER_IDS: '42,-1001234567890' })).toEqual(["ADMIN_USER_IDS: must be users' ids (positive numbers); a group's id is negative"]);
+    expect(problemsOf({ ...env, ADMIN_USER_IDS: 'boss' })).toEqual(['ADMIN_USER_IDS: not Telegram ids: boss']);
+  });
+
   it('names every bad value', () => {
     const problems = problemsOf({
       BOT_TOKEN: 'nonsense',

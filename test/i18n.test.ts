@@ -106,7 +106,7 @@ const TAG_OR_ENTITY = /[<>&]/;
 
 describe.each(['ru', 'en'] as const)('%s strings for buttons, alerts and menus', (locale) => {
   test('button labels: at most 30 characters, plain text', () => {
-    const labels = stringsOf(locale, ['buttons.*', 'lang.names.*', 'pager.*']);
+    const labels = stringsOf(locale, ['buttons.*', 'lang.names.*', 'pager.*', 'access.requestButton', 'admin.request.allow', 'admin.request.deny', 'start.example*', 'start.allCommands']);
     expect(labels.map(([key]) => key)).toEqual(expect.arrayContaining(['buttons.back', 'buttons.refresh', 'lang.names.ru', 'pager.position']));
     for (const [key, text] of labels) {
       expect(text, key).not.toMatch(TAG_OR_ENTITY);
@@ -115,7 +115,7 @@ describe.each(['ru', 'en'] as const)('%s strings for buttons, alerts and menus',
   });
 
   test('alerts and toasts: at most 200 characters, plain text', () => {
-    const alerts = stringsOf(locale, ['errors.*', 'access.*', 'refresh.*', 'details.*', 'lang.set', 'lang.adminsOnly', 'pagesize.set']);
+    const alerts = stringsOf(locale, ['errors.*', 'access.*', 'refresh.*', 'details.*', 'lang.set', 'lang.adminsOnly', 'pagesize.set', 'admin.onlyAdmins', 'admin.request.already*', 'admin.request.gone', 'admin.request.decided*']);
     expect(alerts.map(([key]) => key)).toEqual(
       expect.arrayContaining(['errors.staleButton', 'access.denied', 'refresh.started', 'details.gone', 'lang.set', 'lang.adminsOnly', 'pagesize.set']),
     );

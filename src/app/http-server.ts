@@ -32,7 +32,7 @@ export type HttpServerOptions = {
   port: number;
   host?: string;
   logger: Logger;
-  metrics: Pick<MetricsRegistry, 'render'>;
+  metrics: Pick<MetricsRegistry, 'render' | 'contentType'>;
   readiness: () => Readiness;
   webhook?: WebhookEndpoint;
   /**
@@ -92,7 +92,7 @@ export const startHttpServer = async ({ port, host = '0.0.0.0', logger, metrics,
     ['/readyz', { methods: ['GET', 'HEAD'], handle: readyz }],
     [
       '/metrics',
-      { methods: ['GET', 'HEAD'], handle: (_req, res) => send(res, 200, metrics.render(), { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }) },
+      { methods: ['GET', 'HEAD'], handle: async (_req, res) => send(res, 200, await metrics.render(), { 'content-type': metrics.contentType }) },
     ],
   ]);
 

@@ -6,24 +6,39 @@ import { composePortal } from '../portal/resilience/compose.ts';
 import type { PortalEvent } from '../portal/resilience/intercept.ts';
 import { createPortalClientWithTokens } from '../portal/resilience/token-rotation.ts';
 import { createTokenSource } from '../portal/resilience/token-source.ts';
-import type { BotMetrics } from '../metrics/bot-metrics.ts';
+import { CIRCUIT_STATES, type BotMetrics } from '../metrics/bot-metrics.ts';
+import type { Usage } from '../store/usage.ts';
 
 /** Portal answers older than this, with no newer one, make /readyz say "not ready". */
 const READY_WITHIN_MS = 5 * 60_000;
 
-const recordEvent = (metrics: BotMetrics) => (event: PortalEvent) => {
+const recordEvent = (metrics: BotMetrics, usage: Pick<Usage, 'portalCall' | 'circuitOpened'> | undefined) => (event: PortalEvent) => {
   if (event.type === 'call') {
     metrics.portalRequests.inc({ endpoint: event.endpoint, outcome: event.outcome ?? 'ok' });
     if (event.ms !== undefined) metrics.portalDuration.observe({ endpoint: event.endpoint }, event.ms / 1000);
+    usage?.portalCall(event.ms ?? 0, event.outcome ?? 'ok');
   } else if (event.type === 'cacheHit' || event.type === 'coalesced') metrics.portalCacheHits.inc({});
   else if (event.type === 'cacheMiss') metrics.portalCacheMisses.inc({});
+  else if (event.type === 'circuitOpen') {
+    metrics.circuitState.set({}, CIRCUIT_STATES.open);
+    metrics.circuitOpened.inc({});
+    usage?.circuitOpened();
+  } else if (event.type === 'circuitHalfOpen') metrics.circuitState.set({}, CIRCUIT_STATES['half-open']);
+  else if (event.type === 'circuitClose') metrics.circuitState.set({}, CIRCUIT_STATES.closed);
 };
 
 /**
  * The portal the bot asks: the configured one, or the embedded demo portal on loopback, behind
  * cache and coalescing, a circuit breaker, one retry, and token rotation from PORTAL_TOKEN_FILE.
  */
-export const openPortal = async (config: Config['portal'], logger: Logger, metrics: BotMetrics, { now }: { /** The breaker's and the cache's clock (tests); Date.now by default. */ now?: () => number } = {}) => {
+export type OpenPortalOptions = {
+  /** The breaker's and the cache's clock (tests); Date.now by default. */
+  now?: () => number;
+  /** /stats's counters: each call's outcome and time, the breaker opening. */
+  usage?: Pick<Usage, 'portalCall' | 'circuitOpened'>;
+};
+
+export const openPortal = async (config: Config['portal'], logger: Logger, metrics: BotMetrics, { now, usage }: OpenPortalOptions = {}) => {
   const demoToken = randomBytes(16).toString('hex');
   // The demo portal and its sample data are loaded only when no PORTAL_URL is set.
   const demo = config.kind === 'demo' ? await (await import('../demo/portal-server.ts')).startDemoPortal({ token: demoToken }) : undefined;
@@ -42,7 +57,7 @@ export const openPortal = async (config: Config['portal'], logger: Logger, metri
   const portal = composePortal({
     base,
     logger,
-    onEvent: recordEvent(metrics),
+    onEvent: recordEvent(metrics, usage),
     cache: { ttlMs: config.cacheTtlMs, maxBytes: config.cacheMaxBytes },
     breaker: config.circuit,
     ...(now ? { now } : {}),

@@ -56,7 +56,7 @@ const leaderGauges = new WeakMap<MetricsRegistry, Gauge>();
 const leaderGauge = (metrics: MetricsRegistry): Gauge => {
   let gauge = leaderGauges.get(metrics);
   if (gauge === undefined) {
-    gauge = metrics.gauge({ name: 'polling_leader', help: '1 while this replica polls Telegram, 0 while it stands by.' });
+    gauge = metrics.gauge({ name: 'orderbot_polling_leader', help: '1 while this replica polls Telegram, 0 while it stands by.' });
     leaderGauges.set(metrics, gauge);
   }
   return gauge;

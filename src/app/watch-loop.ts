@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
 import { callBotApi, type Telegram } from '../telegram/telegraf/core.ts';
-import { mayWatchIn, type AccessOptions } from '../access.ts';
+import type { Access } from '../access.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
 import { createWatchMemory, type MemoryBudget } from '../memory-budget.ts';
@@ -17,6 +17,7 @@ import { createPoller } from '../watch/poller.ts';
 import { createSender } from '../watch/sender.ts';
 import { isGroupChat } from '../watch/send-limits.ts';
 import { repeat } from './repeat.ts';
+import type { Usage } from '../store/usage.ts';
 
 /** Watched queries polled at once: two of the portal's connections at most, so user lookups come first. */
 export const WATCH_POLL_CONCURRENCY = 2;
@@ -40,7 +41,9 @@ export const pollLeaseMs = (maxRecords: number, portalTimeoutMs: number): number
   (Math.ceil(maxRecords / 20) + 1) * (2 * portalTimeoutMs + 500) + 60_000;
 
 export type WatchLoopOptions = {
-  config: Pick<Config, 'watch' | 'timeZone'> & { access: AccessOptions; portal: { timeoutMs: number } };
+  config: Pick<Config, 'watch' | 'timeZone'> & { portal: { timeoutMs: number } };
+  /** Who may keep watches now: the environment's lists and the admins' grants. */
+  access: Pick<Access, 'mayWatchIn'>;
   store: WatchStore;
   /** A group's language, read when its notification is sent (it may have changed since the watch). */
   settings: Pick<SettingsStore, 'chatLocale'>;
@@ -52,6 +55,8 @@ export type WatchLoopOptions = {
   now?: () => number;
   /** What a poll's records may take of the heap, shared with /watch; made from config.watch when not given. */
   memory?: MemoryBudget;
+  /** /stats counts the notifications sent. */
+  usage?: Pick<Usage, 'notification'>;
 };
 
 
@@ -59,7 +64,7 @@ export type WatchLoopOptions = {
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatchLoop = ({ config, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes) }: WatchLoopOptions) => {
+export const startWatchLoop = ({ config, access, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage }: WatchLoopOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
@@ -75,7 +80,7 @@ export const startWatchLoop = ({ config, store, settings, portal, telegram, logg
     onSlotFree: () => polls.run(),
     memory,
     // Notifications speak to the whole chat: a group's own place on the list decides, not who made the watch.
-    isAllowed: (watch) => mayWatchIn(config.access, watch.chatId),
+    isAllowed: (watch) => access.mayWatchIn(watch.chatId),
     now,
     events: {
       polled: (outcome: string) => metrics?.watchPolls.inc({ outcome }),
@@ -91,17 +96,20 @@ export const startWatchLoop = ({ config, store, settings, portal, telegram, logg
     render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
     localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,
-    isAllowed: (chatId) => mayWatchIn(config.access, chatId),
+    isAllowed: (chatId) => access.mayWatchIn(chatId),
     owner,
     leaseMs: SEND_LEASE_MS,
     batch: SEND_BATCH,
     quietHours: config.watch.quietHours,
     timeZone: config.timeZone,
     now,
-    ...(metrics && {
+    ...((metrics || usage) && {
       events: {
-        outcome: (outcome: 'sent' | 'retry' | 'paused' | 'dropped') => metrics.notifications.inc({ outcome }),
-        delivered: (seconds: number) => metrics.notificationDelay.observe({}, seconds),
+        outcome: (outcome: 'sent' | 'retry' | 'paused' | 'dropped') => {
+          metrics?.notifications.inc({ outcome });
+          usage?.notification(outcome);
+        },
+        delivered: (seconds: number) => metrics?.notificationDelay.observe({}, seconds),
       },
     }),
   });

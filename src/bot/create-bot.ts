@@ -32,13 +32,20 @@ import { floodLimit } from './middleware/flood-limit.ts';
 import { resumeWatches } from './middleware/resume-watches.ts';
 import { createWatches } from '../watch/watches.ts';
 import { chain } from './feature.ts';
+import { createAccess } from '../access.ts';
+import type { Usage } from '../store/usage.ts';
+import { createAccessRequests } from './access-requests.ts';
+import { createAccessChanges } from './access-changes.ts';
+import { createAdminFeature } from './features/admin.ts';
+import { createStatsFeature } from './features/stats.ts';
+import { createOnboardingFeature } from './features/onboarding.ts';
 
 export type BotDeps = {
   token: string;
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -49,21 +56,29 @@ export type BotDeps = {
   watchMemory?: MemoryBudget;
   /** The operator's names of status codes (STATUS_NAMES_FILE), read at start. */
   statusNames?: StatusNames;
+  /** This process's usage counters (/stats), flushed to the store; none: nothing counted. */
+  usage?: Usage;
+  /** The portal's circuit breaker now, for /stats. */
+  circuit?: () => string;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, statusNames }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, statusNames, usage, circuit }: BotDeps): Telegraf<BotContext> => {
   // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
-  const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
+  const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger, ...(metrics ? { onRateLimited: (method: string) => metrics.telegramRateLimited.inc({ method }) } : {}) });
   const nowMs = () => now().getTime();
+  // The environment's lists merged with what admins allowed in the chat (held in memory by the store).
+  const access = createAccess(config.access, store.access);
   const statuses = createStatuses({ store: store.statuses, ...(statusNames ? { names: statusNames } : {}), logger, now: nowMs });
-  const lookups = createLookups({ portal, queries: store.queries, logger, now: nowMs, seen: statuses.seen });
-  const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
+  const lookups = createLookups({ portal, queries: store.queries, logger, now: nowMs, seen: statuses.seen, ...(usage ? { counted: (via: string, query: { resource: string; filter: string }) => usage.lookup(via, query.resource, query.filter) } : {}) });
+  const watches = createWatches({ store: store.watches, portal, config: config.watch, access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}), ...(usage ? { onAdded: () => usage.watchAdded() } : {}) });
+  const requests = createAccessRequests({ store: store.access, access, settings: store.settings, logger, defaultLanguage: config.defaultLanguage, timeZone: config.timeZone, now: nowMs });
+  const changes = createAccessChanges({ access, store: store.access, watches: store.watches, logger, now: nowMs });
   // Issue 30: how a lookup is answered (one record opens at once), pasted numbers, /autolookup.
   const answer = createResultsAnswer({ watches, statuses, now });
   const pasted = createPasted({ lookups, answer });
   const autolookup = createAutolookupSwitch({ store: store.autolookup, logger, now: nowMs });
-  const readsGroup = async (chatId: number) => (config.access.anyone || config.access.chatIds.has(chatId) ? autolookup.enabled(chatId) : undefined);
+  const readsGroup = async (chatId: number) => (access.mayWatchIn(chatId) ? autolookup.enabled(chatId) : undefined);
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
@@ -72,21 +87,26 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       errorBoundary(logger, config.defaultLanguage),
       contextMiddleware({ ...config, settings: store.settings, ...(statusNames ? { statusNames } : {}) }),
       // Strangers first: they hear one refusal now and then, never "slow down" on top of it.
-      accessMiddleware(config.access, { limits: store.limits, logger, now: () => now().getTime() }),
+      accessMiddleware(access, { limits: store.limits, logger, now: nowMs, requests, ...(usage ? { seen: usage.seen } : {}) }),
       // Only a chat that may use the bot brings its paused watches back.
       resumeWatches(store.watches, logger),
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
-      createStartFeature({ demo }),
+      // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
+      createOnboardingFeature({ access, watches: store.watches, logger, now }),
+      createStartFeature({ demo, lookups }),
       createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage, autolookup: readsGroup }),
+      // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.
+      createAdminFeature({ access, store: store.access, seen: store.usage, ...(usage ? { usage } : {}), changes, requests, now }),
+      createStatsFeature({ access, store: store.usage, ...(usage ? { usage } : {}), ...(circuit ? { circuit } : {}), now }),
       // Issue 30: /autolookup on|off, a group admin's.
-      createAutolookupFeature({ autolookup, isAdmin: createAdminCheck({ now: nowMs }), access: config.access }),
+      createAutolookupFeature({ autolookup, isAdmin: createAdminCheck({ now: nowMs }), access }),
       createLookupFeature({ lookups, watches, statuses, answer, pasted, now }),
       createRecordFeature({ lookups, watches, now }),
       createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now, statuses }),
       createExportFeature({ lookups, exports, now, statuses }),
-      createInlineFeature({ lookups, access: config.access, now, statuses }),
+      createInlineFeature({ lookups, access, now, statuses }),
       // Issue 30: numbers in plain text (private chats, mentions, replies, /autolookup), before the fallback.
-      createPasteFeature({ pasted, autolookup, access: config.access, lookups, watches, now }),
+      createPasteFeature({ pasted, autolookup, access, lookups, watches, now }),
       createFallbackFeature(),
     ),
   );

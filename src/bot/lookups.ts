@@ -33,20 +33,18 @@ export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalC
 const SAVED_FOR_MS = 10 * 60_000;
 const MAX_SAVED = 4_096;
 
-export const createLookups = ({
-  portal,
-  queries,
-  logger,
-  now = Date.now,
-  seen,
-}: {
+export type LookupsDeps = {
   portal: LookupPortal;
   queries: QueryStore;
   logger: Logger;
   now?: () => number;
   /** Shown every page found (the statuses in it are learned: src/bot/statuses.ts). */
   seen?: (results: Results) => void;
-}) => {
+  /** Told of each lookup (how it was asked, what it asked): /stats's counters. */
+  counted?: (via: string, query: Query) => void;
+};
+
+export const createLookups = ({ portal, queries, logger, now = Date.now, seen, counted }: LookupsDeps) => {
   /** Queries too long for a button, by their text, with their key and when this process saved them. */
   const saved = new Map<string, { key: string; at: number }>();
   const save = async (query: Query): Promise<string> => {
@@ -87,6 +85,7 @@ export const createLookups = ({
       const source = fresh ? (portal.fresh ?? portal) : portal;
       const started = performance.now();
       const audit = { audit: true, ...who, resource: query.resource, filter: query.filter, value: query.value, limit, offset };
+      counted?.(who.via, query);
       try {
         let results = await fetchResults(source, query, { limit, offset });
         const last = lastPageOffset(results.page.total, limit);

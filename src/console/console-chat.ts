@@ -6,6 +6,7 @@ import { ALLOWED_UPDATES } from '../bot/update-types.ts';
 import { startPolling } from '../telegram/polling-runner.ts';
 import { startLocalBotApi, type LocalAnswer, type LocalDocument } from './local-bot-api.ts';
 import { saveDocument } from './save-document.ts';
+import { CONSOLE_USER_ID } from './console-user.ts';
 import { numberButtons, renderConsoleDocument, renderConsoleMessage } from './terminal.ts';
 
 const CONSOLE_TOKEN = '1000000001:console-chat-local-token-0000000';
@@ -33,7 +34,7 @@ export type ConsoleChatOptions = {
 export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void> => {
   const { input, output } = options;
   const color = output.isTTY === true;
-  const user: User = { id: 100_001, is_bot: false, first_name: 'Console', ...(options.languageCode ? { language_code: options.languageCode } : {}) };
+  const user: User = { id: CONSOLE_USER_ID, is_bot: false, first_name: 'Console', ...(options.languageCode ? { language_code: options.languageCode } : {}) };
   let buttons: Array<{ messageId: number; data: string }> = [];
 
   const onAnswer = (answer: LocalAnswer) => {

@@ -72,7 +72,11 @@ export type ExportDeps = {
   uploadDeadlineMs?: (bytes: number) => number;
   /** Aborted when the bot stops: the export ends between two pages or rows, told as stopped. */
   signal?: AbortSignal;
+  /** Told how each export ended (metrics and /stats count them). */
+  onFinished?: (outcome: ExportOutcome, query: Query) => void;
 };
+
+export type ExportOutcome = 'sent' | 'empty' | 'too_large' | 'failed';
 
 /** Each export's temporary directory: `bot-export-` and a random tail; start-up removes old ones. */
 export const EXPORT_DIR_PREFIX = 'bot-export-';
@@ -131,6 +135,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     const fetchMs = Math.round(performance.now() - started);
     if (all.items.length === 0) {
       logger.info({ audit: true, ...log, records: 0, total: all.total, ms: Math.round(performance.now() - started) }, 'export');
+      deps.onFinished?.('empty', query);
       return await finish({ text: views.nothingFound(query), keyboard: [] });
     }
     await shown.show(views.writing());
@@ -149,6 +154,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     const writeMs = Math.round(performance.now() - started) - fetchMs;
     if (bytes > maxDocumentBytes) {
       logger.warn({ ...log, bytes }, 'an export is larger than Telegram takes');
+      deps.onFinished?.('too_large', query);
       return await finish(views.tooLarge(bytes, maxDocumentBytes));
     }
     const caption = views.caption({ query, shown: all.items.length, total: all.total, fetchedAt, cut: all.cut });
@@ -157,6 +163,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     const upload = { ...(signal ? { signal } : {}), ...(deps.uploadDeadlineMs ? { deadlineMs: deps.uploadDeadlineMs } : {}) };
     await sendDocument(telegram, { chat_id: chatId, ...place, ...reply, caption, parse_mode: 'HTML', document: { filename, path, type: XLSX_MIME_TYPE } }, upload);
     sent = true;
+    deps.onFinished?.('sent', query);
     // Done once the file is there: the next export may start before the progress message goes.
     // Each step on its own: one failing is logged, and the others still happen.
     for (const step of [removeDir, async () => job.turn.end(), () => shown.remove()]) {
@@ -171,6 +178,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
     }
     const error = stopped(caught);
     logger.warn({ err: error, ...log, ms: Math.round(performance.now() - started) }, 'export failed');
+    deps.onFinished?.('failed', query);
     await finish(views.failed(error)).catch((tellError: unknown) =>
       logger.error({ err: tellError, chatId }, 'could not tell the user an export failed'),
     );

@@ -1,8 +1,12 @@
-// A small metrics registry rendered in the Prometheus text exposition format 0.0.4.
-// Cardinality is bounded twice: callers pass only values from closed sets (update types,
-// portal endpoint names, outcomes), and each metric keeps at most `maxSeries` label sets;
-// any further set is counted under every label set to "other", so a bug that leaks ids into
-// a label costs one extra series, not unbounded memory.
+import promClient from 'prom-client';
+
+// The metrics registry: prom-client (the Prometheus client Node services use), behind the small
+// interface the bot's code calls. Its default metrics are the process and runtime series
+// operators look for (resident memory, CPU, event-loop delay, heap, GC, open handles), once per
+// process. Cardinality is bounded twice: callers pass only values from closed sets (update types,
+// portal endpoint names, outcomes), and each metric keeps at most `maxSeries` label sets; any
+// further set is counted under every label set to "other", so a bug that leaks ids into a label
+// costs one extra series, not unbounded memory.
 
 type Labels<L extends string> = Readonly<Record<L, string>>;
 
@@ -29,7 +33,9 @@ export type MetricsRegistry = {
   counter<L extends string = never>(options: MetricOptions<L>): Counter<L>;
   histogram<L extends string = never>(options: HistogramOptions<L>): Histogram<L>;
   gauge<L extends string = never>(options: MetricOptions<L>): Gauge<L>;
-  render(): string;
+  /** The text exposition format 0.0.4: the process's series, then this registry's. */
+  render(): Promise<string>;
+  readonly contentType: string;
 };
 
 export const DEFAULT_MAX_SERIES = 100;
@@ -39,153 +45,116 @@ export const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const;
 const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 
-export const escapeLabelValue = (value: string): string => value.replace(/[\\"\n]/g, (c) => (c === '\n' ? '\\n' : `\\${c}`));
-const escapeHelp = (text: string): string => text.replace(/[\\\n]/g, (c) => (c === '\n' ? '\\n' : '\\\\'));
-
-export const formatValue = (value: number): string => {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return '+Inf';
-  if (value === -Infinity) return '-Inf';
-  return String(value);
-};
-
-type Series<S> = { labels: string; state: S };
-
-/** Label values to the series they name, one map level per label, the last level holding the series. */
-type Known<S> = Map<string, Known<S> | Series<S>>;
+/** Label values to the labels object passed on, one map level per label, the last level holding it. */
+type Known = Map<string, Known | object>;
 
 /**
- * Label sets of one metric, keyed by their rendered form, capped at maxSeries. Each label set is
- * rendered once, when first seen: later observations find their series by the label values alone.
+ * The labels object each label set is counted under: its own (made once, when first seen), or
+ * the "other" set past maxSeries. Later observations find it by the label values alone.
  */
-const createSeriesMap = <L extends string, S>(labelNames: readonly L[], maxSeries: number, init: () => S) => {
-  const series = new Map<string, Series<S>>();
-  const render = (values: readonly string[]) => values.map((v, k) => `${labelNames[k]}="${escapeLabelValue(v)}"`).join(',');
-  const overflowKey = render(labelNames.map(() => OVERFLOW_LABEL_VALUE));
+const createLabelSets = <L extends string>(name: string, labelNames: readonly L[], maxSeries: number) => {
+  const overflow = Object.freeze(Object.fromEntries(labelNames.map((label) => [label, OVERFLOW_LABEL_VALUE])));
   // Only label sets with a series of their own are remembered: sets folded into "other" (a leak of
   // ids into a label) take the slow path each time rather than grow this map without bound.
-  const known: Known<S> = new Map();
+  const known: Known = new Map();
+  let count = 0;
   const last = labelNames.length - 1;
+  const none = Object.freeze({});
 
-  const lookUp = (labels: Labels<L>): Series<S> | undefined => {
+  const lookUp = (labels: Labels<L>): object | undefined => {
     let level = known;
     for (let k = 0; k < last; k += 1) {
       const next = level.get(labels[labelNames[k]!]);
       if (next === undefined) return undefined;
-      level = next as Known<S>;
+      level = next as Known;
     }
-    return level.get(labels[labelNames[last]!]) as Series<S> | undefined;
+    return level.get(labels[labelNames[last]!]);
   };
 
-  const add = (labels: Labels<L>): Series<S> => {
-    const values = labelNames.map((name) => {
-      const value = labels[name];
-      if (typeof value !== 'string') throw new TypeError(`metrics: label "${name}" is missing`);
+  const add = (labels: Labels<L>): object => {
+    const values = labelNames.map((label) => {
+      const value = labels[label];
+      if (typeof value !== 'string') throw new TypeError(`metrics: label "${label}" of "${name}" is missing`);
       return value;
     });
-    const own = render(values);
-    const key = !series.has(own) && series.size >= maxSeries ? overflowKey : own;
-    let entry = series.get(key);
-    if (entry === undefined) {
-      entry = { labels: key, state: init() };
-      series.set(key, entry);
+    if (count >= maxSeries) return overflow;
+    const own = Object.freeze(Object.fromEntries(labelNames.map((label, k) => [label, values[k]])));
+    let level = known;
+    for (let k = 0; k < last; k += 1) {
+      let next = level.get(values[k]!) as Known | undefined;
+      if (next === undefined) level.set(values[k]!, (next = new Map()));
+      level = next;
     }
-    if (key === own) {
-      let level = known;
-      for (let k = 0; k < last; k += 1) {
-        let next = level.get(values[k]!) as Known<S> | undefined;
-        if (next === undefined) level.set(values[k]!, (next = new Map()));
-        level = next;
-      }
-      level.set(values[last]!, entry);
-    }
-    return entry;
+    level.set(values[last]!, own);
+    count += 1;
+    return own;
   };
 
-  // A metric without labels has exactly one series: expose it from the start, at 0.
-  const only = labelNames.length === 0 ? add({} as Labels<L>) : undefined;
-
-  return {
-    series,
-    get(labels: Labels<L>): S {
-      return (only ?? lookUp(labels) ?? add(labels)).state;
-    },
-  };
+  return (labels: Labels<L>): object => (last < 0 ? none : (lookUp(labels) ?? add(labels)));
 };
 
-const braces = (labels: string): string => (labels === '' ? '' : `{${labels}}`);
-const joinLabels = (...parts: string[]): string => parts.filter((part) => part !== '').join(',');
+/** The process's own series, collected once per process: prom-client watches GC and the event loop for them. */
+let processRegistry: promClient.Registry | undefined;
+const processMetrics = (): promClient.Registry => {
+  if (processRegistry === undefined) {
+    processRegistry = new promClient.Registry();
+    promClient.collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+};
 
-export const createMetricsRegistry = (): MetricsRegistry => {
-  const renderers = new Map<string, () => string[]>();
+export type RegistryOptions = {
+  /** Include the process and runtime series (default true). */
+  process?: boolean;
+};
 
-  const register = <L extends string>({ name, help, labelNames = [], maxSeries = DEFAULT_MAX_SERIES }: MetricOptions<L>, type: string) => {
+export const createMetricsRegistry = ({ process: withProcess = true }: RegistryOptions = {}): MetricsRegistry => {
+  const registry = new promClient.Registry();
+
+  const check = <L extends string>({ name, labelNames = [], maxSeries = DEFAULT_MAX_SERIES }: MetricOptions<L>) => {
     if (!METRIC_NAME.test(name)) throw new Error(`metrics: invalid metric name "${name}"`);
-    if (renderers.has(name)) throw new Error(`metrics: "${name}" is already registered`);
+    if (registry.getSingleMetric(name) !== undefined) throw new Error(`metrics: "${name}" is already registered`);
     for (const label of labelNames) {
       if (!LABEL_NAME.test(label) || label.startsWith('__')) throw new Error(`metrics: invalid label name "${label}"`);
     }
     if (new Set(labelNames).size !== labelNames.length) throw new Error(`metrics: duplicate label names in "${name}"`);
     if (!(maxSeries >= 1)) throw new Error(`metrics: maxSeries of "${name}" must be at least 1`);
-    return { header: [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} ${type}`], labelNames, maxSeries };
-  };
-
-  /** The series of a counter or a gauge: one number per label set. */
-  const singleValued = <L extends string>(options: MetricOptions<L>, type: 'counter' | 'gauge') => {
-    const { header, labelNames, maxSeries } = register(options, type);
-    const values = createSeriesMap(labelNames, maxSeries, () => ({ value: 0 }));
-    renderers.set(options.name, () => [
-      ...header,
-      ...[...values.series.values()].map(({ labels, state }) => `${options.name}${braces(labels)} ${formatValue(state.value)}`),
-    ]);
-    return values;
+    return { labelNames: [...labelNames], labelsOf: createLabelSets(name, labelNames, maxSeries) };
   };
 
   return {
     counter<L extends string = never>(options: MetricOptions<L>): Counter<L> {
-      const values = singleValued(options, 'counter');
+      const { labelNames, labelsOf } = check(options);
+      const counter = new promClient.Counter({ name: options.name, help: options.help, labelNames, registers: [registry] });
       return {
         inc(labels, by = 1) {
           if (!(by >= 0)) throw new RangeError(`metrics: counter "${options.name}" cannot decrease`);
-          values.get(labels).value += by;
+          counter.inc(labelsOf(labels) as promClient.LabelValues<string>, by);
         },
       };
     },
 
     gauge<L extends string = never>(options: MetricOptions<L>): Gauge<L> {
-      const values = singleValued(options, 'gauge');
+      const { labelNames, labelsOf } = check(options);
+      const gauge = new promClient.Gauge({ name: options.name, help: options.help, labelNames, registers: [registry] });
       return {
         set(labels, value) {
-          values.get(labels).value = value;
+          gauge.set(labelsOf(labels) as promClient.LabelValues<string>, value);
         },
       };
     },
 
     histogram<L extends string = never>(options: HistogramOptions<L>): Histogram<L> {
-      const { header, labelNames, maxSeries } = register(options, 'histogram');
+      const { labelNames, labelsOf } = check(options);
       if ((labelNames as readonly string[]).includes('le')) throw new Error(`metrics: histogram "${options.name}" cannot use the label "le"`);
       const buckets = [...options.buckets];
       if (buckets.length === 0 || buckets.some((b, k) => !Number.isFinite(b) || (k > 0 && b <= buckets[k - 1]!))) {
         throw new Error(`metrics: buckets of "${options.name}" must be finite and increasing`);
       }
-      const values = createSeriesMap(labelNames, maxSeries, () => ({ counts: buckets.map(() => 0), sum: 0, count: 0 }));
-      const { name } = options;
-      renderers.set(name, () => [
-        ...header,
-        ...[...values.series.values()].flatMap(({ labels, state }) => [
-          ...buckets.map((le, k) => `${name}_bucket{${joinLabels(labels, `le="${formatValue(le)}"`)}} ${state.counts[k]}`),
-          `${name}_bucket{${joinLabels(labels, 'le="+Inf"')}} ${state.count}`,
-          `${name}_sum${braces(labels)} ${formatValue(state.sum)}`,
-          `${name}_count${braces(labels)} ${state.count}`,
-        ]),
-      ]);
+      const histogram = new promClient.Histogram({ name: options.name, help: options.help, labelNames, buckets, registers: [registry] });
       const observe = (labels: Labels<L>, value: number) => {
         if (Number.isNaN(value)) return;
-        const state = values.get(labels);
-        // Buckets are cumulative: an observation counts in every bucket whose bound it fits.
-        for (let k = buckets.length - 1; k >= 0 && value <= buckets[k]!; k -= 1) state.counts[k]! += 1;
-        state.sum += value;
-        state.count += 1;
+        histogram.observe(labelsOf(labels) as promClient.LabelValues<string>, value);
       };
       return {
         observe,
@@ -201,9 +170,11 @@ export const createMetricsRegistry = (): MetricsRegistry => {
       };
     },
 
-    render(): string {
-      const lines = [...renderers.values()].flatMap((render) => render());
-      return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+    async render(): Promise<string> {
+      const own = await registry.metrics();
+      return withProcess ? `${await processMetrics().metrics()}${own}` : own;
     },
+
+    contentType: registry.contentType,
   };
 };

@@ -1,5 +1,7 @@
 import type { QueryStore } from './query-store.ts';
 import type { WatchStore } from './watch-store.ts';
+import type { AccessStore } from './access-store.ts';
+import type { UsageStore } from './usage-store.ts';
 import type { Locale } from '../i18n.ts';
 import type { PageSize, Resource } from '../query.ts';
 
@@ -114,6 +116,10 @@ export type Store = {
   limits: LimitStore;
   autolookup: AutolookupStore;
   statuses: StatusStore;
+  /** Who admins allowed in the chat (held in memory too), and strangers' access requests. */
+  access: AccessStore;
+  /** The counters of /stats. */
+  usage: UsageStore;
   /** Resolves when the store answers now; rejects (a StoreUnavailableError) when it does not: /readyz. */
   ping(): Promise<void>;
   /** Idempotent. */

@@ -56,7 +56,14 @@ const uploadForm = async (payload: object): Promise<FormData> => {
   return form;
 };
 
-export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token: string }) => {
+export type BotApiClientOptions = {
+  apiRoot: string;
+  token: string;
+  /** Told of each call Telegram answered 429 (a metric). */
+  onRateLimited?: (method: string) => void;
+};
+
+export const createBotApiClient = ({ apiRoot, token, onRateLimited }: BotApiClientOptions) => {
   // Resolved as Telegraf resolves it, so a root with a path ("https://host/tg/") keeps its path.
   const base = new URL(`./bot${token}/`, apiRoot);
   const pool = new Pool(base.origin, { keepAliveTimeout: 30_000 });
@@ -92,7 +99,10 @@ export const createBotApiClient = ({ apiRoot, token }: { apiRoot: string; token:
     } catch (error) {
       throw new TelegramHttpError(method, statusCode, `the Bot API answered ${method} with HTTP ${statusCode} and a body that is not JSON`, { cause: error });
     }
-    if (!data.ok) throw new TelegramError(data, { method });
+    if (!data.ok) {
+      if (data.error_code === 429) onRateLimited?.(method);
+      throw new TelegramError(data, { method });
+    }
     return data.result;
   };
 

@@ -34,3 +34,6 @@ export const isQueryTooOld = (error: unknown): boolean => described(error, /quer
 /** The user blocked the bot, or the bot is no longer in the chat. */
 export const isUnreachableChat = (error: unknown): boolean =>
   error instanceof TelegramError && error.code === 403;
+
+/** A chat Telegram does not know for this bot: a user who never started it, a wrong id. */
+export const isChatNotFound = (error: unknown): boolean => described(error, /chat not found/i);

@@ -6,7 +6,7 @@ import { watchPageCost } from '../portal/page-cost.ts';
 import type { PortalClient } from '../portal/client.ts';
 import type { Watch, WatchStore, WatchTarget } from '../store/watch-store.ts';
 import { targetKey } from '../store/target-key.ts';
-import { mayWatchIn, type AccessOptions } from '../access.ts';
+import type { Access } from '../access.ts';
 import type { Locale } from '../i18n.ts';
 import { fetchAll, RecordsTooLargeError } from '../portal/fetch-all.ts';
 import { snapshotOf, watchedRecords } from './snapshot.ts';
@@ -43,16 +43,19 @@ export const createWatches = ({
   logger,
   now,
   memory = createWatchMemory(config.memoryBytes),
+  onAdded,
 }: {
   store: WatchStore;
   /** The portal; its `fresh`, past the cache, reads the first snapshot. */
   portal: PortalClient & { fresh?: PortalClient };
   config: Pick<Config['watch'], 'intervalMs' | 'limitPerChat' | 'maxRecords' | 'memoryBytes'>;
-  access: AccessOptions;
+  access: Pick<Access, 'mayWatchIn'>;
   logger: Logger;
   now: () => Date;
   /** What watch readings may take of the heap, shared with the poller. */
   memory?: MemoryBudget;
+  /** Told of each watch added (/stats counts them). */
+  onAdded?: () => void;
 }) => {
   const audit = (userId: number | undefined, watch: Watch, message: 'watch added' | 'watch stopped') => {
     const { resource, filter, value } = watch.target.query;
@@ -80,12 +83,13 @@ export const createWatches = ({
     if (!added.ok) return { kind: 'limit', limit: config.limitPerChat };
     if (!added.created) return { kind: 'already', watch: added.watch };
     audit(who.userId, added.watch, 'watch added');
+    onAdded?.();
     return { kind: 'added', watch: added.watch, count: watchedRecords(all, target.sapId).items.length };
   };
 
   return {
     /** Whether the chat may have watches: an allowed user in a group not on the list may not make them there. */
-    mayWatch: (chatId: number): boolean => mayWatchIn(access, chatId),
+    mayWatch: (chatId: number): boolean => access.mayWatchIn(chatId),
 
     /** The chat's watch of a target, if any: a button shows 🔕 for it. */
     find: async (chatId: number, target: WatchTarget): Promise<Watch | undefined> => store.find(chatId, targetKey(target)),
@@ -101,7 +105,7 @@ export const createWatches = ({
     async start(who: Watcher, target: WatchTarget): Promise<StartResult> {
       const { chatId } = who;
       // Its watches would go at their first poll: the group must be on the list itself.
-      if (!mayWatchIn(access, chatId)) return { kind: 'notAllowed', chatId };
+      if (!access.mayWatchIn(chatId)) return { kind: 'notAllowed', chatId };
       const key = targetKey(target);
       const existing = await store.find(chatId, key);
       if (existing) return { kind: 'already', watch: existing };

@@ -21,7 +21,7 @@ afterEach(async () => {
 
 const start = async (options: { readiness?: () => Readiness; handleUpdate?: (update: unknown) => Promise<void>; answerWithinMs?: number } = {}) => {
   const { logger, lines } = captureLogs();
-  const metrics = createMetricsRegistry();
+  const metrics = createMetricsRegistry({ process: false });
   metrics.counter({ name: 'hits_total', help: 'Hits.' }).inc({}, 2);
   const handled: unknown[] = [];
   server = await startHttpServer({

@@ -35,7 +35,7 @@ const replica = async (owner: string, { coordination = store.coordination as Coo
     owner,
     leaseMs: LEASE_MS,
     logger: f.logger.child({ owner }),
-    gauge: metrics.gauge({ name: 'polling_leader', help: 'Leading.' }),
+    gauge: metrics.gauge({ name: 'orderbot_polling_leader', help: 'Leading.' }),
     startRunner: (signal, onConflict) => {
       starts++;
       const run = startPolling({ bot, logger: f.logger, pollTimeoutSeconds: 1, backoff: { baseMs: 20, maxMs: 100 }, signal, onConflict });
@@ -46,7 +46,7 @@ const replica = async (owner: string, { coordination = store.coordination as Coo
   leaderships.push(leadership);
   /** Resolves once every start of a runner has ended, started or refused (an abandoned one throws). */
   const startsEnded = () => Promise.allSettled(runs);
-  return { leadership, starts: () => starts, startsEnded, gauge: () => /^polling_leader (\d)$/m.exec(metrics.render())?.[1] };
+  return { leadership, starts: () => starts, startsEnded, gauge: async () => /^orderbot_polling_leader (\d)$/m.exec(await metrics.render())?.[1] };
 };
 
 const logsOf = (owner: string, msg: string) => f.logs.filter((line) => line.owner === owner && line.msg === msg);
@@ -59,7 +59,7 @@ describe('polling leadership', () => {
     await f.api.waitForPolling();
     await sleep(LEASE_MS * 2);
     expect([one.starts(), two.starts()]).toEqual([1, 0]);
-    expect([one.gauge(), two.gauge()]).toEqual(['1', '0']);
+    expect([await one.gauge(), await two.gauge()]).toEqual(['1', '0']);
     expect(logsOf('one', 'took over polling')).toHaveLength(1);
     expect(logsOf('two', 'standing by: another replica polls')).toHaveLength(1);
     // No getUpdates ever conflicted: one consumer only.
@@ -76,13 +76,13 @@ describe('polling leadership', () => {
     await f.api.waitForPolling();
     const stoppedAt = Date.now();
     await one.leadership.stop(100);
-    expect(one.gauge()).toBe('0');
+    expect(await one.gauge()).toBe('0');
     await until(() => two.leadership.leading(), 2_000);
     expect(Date.now() - stoppedAt).toBeLessThan(LEASE_MS);
     const user = f.api.createUser();
     f.api.sendText({ from: user, text: 'after' });
     expect((await f.api.nextBotMessage(user.id)).text).toBe('two: after');
-    expect(two.gauge()).toBe('1');
+    expect(await two.gauge()).toBe('1');
   });
 
   it('polls on when its renewals fail, and hands over once another replica holds the lease (a 409 after its own ended)', async () => {
@@ -101,11 +101,11 @@ describe('polling leadership', () => {
     failing = true;
     await until(() => logsOf('one', 'could not renew the polling lease: polling goes on until another replica is seen to hold it').length === 1, 1_000);
     expect(one.leadership.leading()).toBe(true);
-    expect(one.gauge()).toBe('1');
+    expect(await one.gauge()).toBe('1');
     // Two takes the lease once it ended, polls, and Telegram's 409 tells one to stop.
     await until(() => two.leadership.leading() && !one.leadership.leading(), 2_000);
     expect(logsOf('one', 'lost the polling lease')[0]).toMatchObject({ level: 40, err: { message: expect.stringContaining('409') } });
-    expect(one.gauge()).toBe('0');
+    expect(await one.gauge()).toBe('0');
     const user = f.api.createUser();
     f.api.sendText({ from: user, text: 'still served' });
     expect((await f.api.nextBotMessage(user.id)).text).toBe('two: still served');

@@ -227,7 +227,7 @@ describe('polling with a lease', () => {
       ['two', false],
     ]);
     expect(f.api.callsTo('getMe')).toHaveLength(2);
-    expect(metrics.map((registry) => /^polling_leader (\d)$/m.exec(registry.render())?.[1])).toEqual(['1', '0']);
+    expect(await Promise.all(metrics.map(async (registry) => /^orderbot_polling_leader (\d)$/m.exec(await registry.render())?.[1]))).toEqual(['1', '0']);
     const user = f.api.createUser();
     f.api.sendText({ from: user, text: 'first' });
     expect((await f.api.nextBotMessage(user.id)).text).toBe('one: first');
@@ -235,6 +235,6 @@ describe('polling with a lease', () => {
     await one.stop(100);
     f.api.sendText({ from: user, text: 'second' });
     expect((await f.api.nextBotMessage(user.id)).text).toBe('two: second');
-    expect(metrics.map((registry) => /^polling_leader (\d)$/m.exec(registry.render())?.[1])).toEqual(['0', '1']);
+    expect(await Promise.all(metrics.map(async (registry) => /^orderbot_polling_leader (\d)$/m.exec(await registry.render())?.[1]))).toEqual(['0', '1']);
   });
 });

@@ -59,6 +59,17 @@ describe('console chat', () => {
     expect(stdout).toContain(`📎 ${join(calledFrom, saved[0]!)}`);
   });
 
+  it('makes the console’s user an admin: /stats and /users work there', async () => {
+    const { code, stdout, stderr } = await runConsole(['/order 0007300100', '/stats', '/users']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('📊 Usage: today · 7 days · 30 days');
+    expect(stdout).toContain('Lookups: 1 · 1 · 1');
+    expect(stdout).toContain('  by command: 1 · 1 · 1');
+    expect(stdout).toContain('Anyone can use the bot: ALLOW_ANYONE is on, or the bot asks the demo portal.');
+    expect(stdout).toMatch(/Administrators \(ADMIN_USER_IDS, set in the environment\):\n• 100001; last seen \d\d:\d\d/);
+  });
+
   it('speaks the configured default language', async () => {
     const { stdout } = await runConsole(['/order 0007300100'], { LANG: 'C.UTF-8', DEFAULT_LANGUAGE: 'ru' });
     expect(stdout).toContain('Заказ № 0007300100');

@@ -62,13 +62,13 @@ describe('a watched order', () => {
     expect(toEn?.text).toContain('Status: Производство → Отгружен');
     expect(toRu?.buttons.map((button) => button.text)).toContain('🔕 Не следить');
     expect(h.logs).toContainEqual(expect.objectContaining({ audit: true, chatId: ru.id, records: 1, msg: 'notification sent' }));
-    const metrics = h.metrics.registry.render();
-    expect(metrics).toMatch(/^notifications_total\{outcome="sent"\} [1-9]\d*$/m);
-    expect(metrics).toMatch(/^watch_polls_total\{outcome="ok"\} [1-9]\d*$/m);
-    expect(metrics).toMatch(/^watch_changes_total [1-9]\d*$/m);
-    expect(metrics).toMatch(/^notification_delay_seconds_count [1-9]\d*$/m);
-    expect(metrics).toMatch(/^watches [1-9]\d*$/m);
-    expect(metrics).toMatch(/^watched_queries [1-9]\d*$/m);
+    const metrics = await h.metrics.registry.render();
+    expect(metrics).toMatch(/^orderbot_notifications_total\{outcome="sent"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^orderbot_watch_polls_total\{outcome="ok"\} [1-9]\d*$/m);
+    expect(metrics).toMatch(/^orderbot_watch_changes_total [1-9]\d*$/m);
+    expect(metrics).toMatch(/^orderbot_notification_delay_seconds_count [1-9]\d*$/m);
+    expect(metrics).toMatch(/^orderbot_watches [1-9]\d*$/m);
+    expect(metrics).toMatch(/^orderbot_watched_queries [1-9]\d*$/m);
   });
 
   it('polls a query watched by two chats once per interval', async () => {

@@ -159,7 +159,7 @@ describe("compose.yaml's proxy", () => {
     const expected = new RegExp(settings.health_body?.replace(/^`|`$/g, '') ?? '^$');
     const bodies = [];
     for (const starting of [true, false]) {
-      const server = await startHttpServer({ port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }), metrics: { render: () => '' }, readiness: () => ({ ready: false, detail: {} }), starting });
+      const server = await startHttpServer({ port: 0, host: '127.0.0.1', logger: pino({ level: 'silent' }), metrics: { render: async () => '', contentType: 'text/plain; version=0.0.4; charset=utf-8' }, readiness: () => ({ ready: false, detail: {} }), starting });
       try {
         const response = await fetch(`http://127.0.0.1:${server.port}${settings.health_uri}`);
         expect(response.status).toBe(200);

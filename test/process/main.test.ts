@@ -78,11 +78,29 @@ describe('main.ts in polling mode', () => {
     await bot.waitForLog((line) => line.msg === 'update failed' || line.msg === 'could not tell the user about a failure');
     await f.api.waitForIdle();
 
+    // Telegram asks the bot to slow down once: the call waits and goes through, and is counted.
+    f.api.failNext('sendMessage', { error_code: 429, retry_after: 1 }, { chatId: user.id });
+    f.api.sendText({ from: user, text: '/order 0007300100' });
+    expect((await f.api.nextBotMessage(user.id, { after: 0 })).text).toBeDefined();
+    await bot.waitForLog((line) => line.msg === 'telegram asked to slow down');
+    await f.api.waitForIdle();
+
     const metrics = await get(bot, '/metrics');
     expect(metrics.status).toBe(200);
-    expect(metrics.body).toMatch(/^bot_updates_total\{type="message"\} [3-9]$/m);
-    expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="ok"\} [1-9]\d*$/m);
-    expect(metrics.body).toMatch(/^portal_requests_total\{endpoint="\w+",outcome="\w+"\} [1-9]\d*$/m);
+    // The process and runtime series operators look for, under their standard names, then the bot's own under orderbot_.
+    expect(metrics.body).toMatch(/^process_resident_memory_bytes [1-9]\d+$/m);
+    for (const series of ['process_resident_memory_bytes', 'process_cpu_seconds_total', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds', 'nodejs_active_handles_total']) {
+      expect(metrics.body, series).toMatch(new RegExp(`^# TYPE ${series} (gauge|counter|histogram)$`, 'm'));
+    }
+    expect(metrics.body).toMatch(/^orderbot_build_info\{version="\d+\.\d+\.\d+",node="v24\.[\d.]+"\} 1$/m);
+    expect(metrics.body).toMatch(/^orderbot_telegram_rate_limited_total\{method="sendMessage"\} 1$/m);
+    expect(metrics.body).toMatch(/^orderbot_portal_circuit_state 0$/m);
+    expect(metrics.body).toMatch(/^# TYPE orderbot_exports_total counter$/m);
+    const own = metrics.body.split('\n').filter((line) => line !== '' && !line.startsWith('#') && !/^(process|nodejs)_/.test(line));
+    expect(own.filter((line) => !line.startsWith('orderbot_'))).toEqual([]);
+    expect(metrics.body).toMatch(/^orderbot_updates_total\{type="message"\} [3-9]$/m);
+    expect(metrics.body).toMatch(/^orderbot_portal_requests_total\{endpoint="\w+",outcome="ok"\} [1-9]\d*$/m);
+    expect(metrics.body).toMatch(/^orderbot_portal_requests_total\{endpoint="\w+",outcome="\w+"\} [1-9]\d*$/m);
     expect(metrics.body).toContain('outcome="PORTAL_HTTP"');
 
     // Nothing it did needed libuv's thread pool (four threads and their memory): no file or DNS
@@ -176,7 +194,7 @@ describe('main.ts in webhook mode', () => {
     expect(hook?.url).toBe('https://example.invalid/hook/abc');
     const params = hook?.params ?? {};
     const allowed: unknown = typeof params.allowed_updates === 'string' ? JSON.parse(params.allowed_updates) : params.allowed_updates;
-    expect(allowed).toEqual(['message', 'callback_query', 'inline_query']);
+    expect(allowed).toEqual(['message', 'callback_query', 'inline_query', 'my_chat_member']);
     const secret = params.secret_token;
     expect(typeof secret).toBe('string');
     expect(secret).toMatch(/^[A-Za-z0-9_-]{16,256}$/);

@@ -52,8 +52,8 @@ describe('two polling replicas on one database', () => {
     await f.api.waitForIdle();
     expect(f.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
     const metrics = async (bot: BotProcess) => (await fetch(`http://127.0.0.1:${bot.port}/metrics`)).text();
-    expect(await metrics(leader)).toMatch(/^polling_leader 1$/m);
-    expect(await metrics(standby)).toMatch(/^polling_leader 0$/m);
+    expect(await metrics(leader)).toMatch(/^orderbot_polling_leader 1$/m);
+    expect(await metrics(standby)).toMatch(/^orderbot_polling_leader 0$/m);
 
     const killedAt = performance.now();
     leader.child.kill('SIGKILL');
@@ -64,7 +64,7 @@ describe('two polling replicas on one database', () => {
     expect(tookOverMs).toBeLessThan(LEASE_SECONDS * 1000);
     f.api.sendText({ from: user, text: '/order 0007300117' });
     expect((await f.api.nextBotMessage(user.id)).text).toMatch(/^Order No\. \d{10} dated /);
-    expect(await metrics(standby)).toMatch(/^polling_leader 1$/m);
+    expect(await metrics(standby)).toMatch(/^orderbot_polling_leader 1$/m);
     // No 409 storm: a hand-over may cost one or two conflicts at most.
     expect(conflicts()).toBeLessThanOrEqual(2);
 

@@ -17,6 +17,8 @@ import { loadStatusNames } from '../../src/status-names.ts';
 import type { Store } from '../../src/store/store.ts';
 import { startBotApi, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';
+import { createAccess } from '../../src/access.ts';
+import { createUsage } from '../../src/store/usage.ts';
 
 // The real bot, polling the strict Bot API emulator over HTTP, asking the demo portal (behind a
 // fault switch) over HTTP: everything as in production but the two remote ends.
@@ -57,16 +59,23 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   if (config.portal.kind !== 'remote') throw new Error('the harness always configures a portal');
   const metrics = createBotMetrics();
-  const portal = await openPortal(config.portal, logger, metrics, { now: nowMs });
+  // /stats's counters, on the harness's clock, as main.ts makes them.
+  const usage = createUsage({ timeZone: config.timeZone, now: nowMs, logger });
+  const portal = await openPortal(config.portal, logger, metrics, { now: nowMs, usage });
   // As main.ts: STATUS_NAMES_FILE read once, at start.
   const statusNames = await loadStatusNames(config.statusNamesFile);
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
     const store = openStore(config.dataDir);
+    usage.connect(store.usage);
     // As main.ts: the process's exports made once, beside the bot; they run on the bot's clock here.
-    const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => clock.now, clock: nowMs });
-    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports, statusNames });
+    const onFinished = (outcome: 'sent' | 'empty' | 'too_large' | 'failed') => {
+      metrics.exports.inc({ outcome });
+      usage.exported(outcome);
+    };
+    const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => clock.now, clock: nowMs, onFinished });
+    const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports, statusNames, usage, circuit: () => portal.portal.state() });
     await setCommandMenus(bot.telegram, config.defaultLanguage);
     const receiving = await startReceiving({
       bot,
@@ -78,7 +87,8 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
       leaderLeaseMs: config.leaderLeaseMs,
     });
     await api.waitForPolling();
-    const watches = startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, now: nowMs });
+    const access = createAccess(config.access, store.access);
+    const watches = startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, now: nowMs, usage });
     const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
     return {
       inFlight: receiving.inFlight,
@@ -86,6 +96,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
       async stop() {
         await Promise.all([receiving.stop(5_000), watches.stop(5_000)]);
         limitSweeper.stop();
+        await usage.stop();
         await store.close();
       },
     };
@@ -132,6 +143,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     portal: testPortal,
     dataDir,
     metrics,
+    usage,
     logs,
     clock,
     ask,

@@ -42,7 +42,7 @@ describe('/watch and the memory of watch readings', () => {
   it('refuses a query whose records are more than one reading may hold, saying so, and stores nothing', async () => {
     const { logger, lines } = captureLogs();
     const memory = createMemoryBudget(Number.POSITIVE_INFINITY, (await firstPageCost()) + 1);
-    const watches = createWatches({ store: store.watches, portal, config, logger, now: () => new Date(DEMO_EPOCH), memory, access: { userIds: new Set(), chatIds: new Set(), anyone: true } });
+    const watches = createWatches({ store: store.watches, portal, config, logger, now: () => new Date(DEMO_EPOCH), memory, access: { mayWatchIn: () => true } });
     const result = await watches.start(who, production);
     expect(result).toEqual({ kind: 'tooLarge' });
     expect(renderWatchStarted(result, config.intervalMs, createTranslator('ru'), createFormatter('ru'))).toMatch(/^Записи по этому запросу слишком объёмные, чтобы следить за ними/);
@@ -54,7 +54,7 @@ describe('/watch and the memory of watch readings', () => {
   it('asks to try again later while polls under way hold the memory, and watches once they gave it back', async () => {
     const cost = await firstPageCost();
     const memory = createMemoryBudget(3 * cost, 3 * cost);
-    const watches = createWatches({ store: store.watches, portal, config, logger: pino({ level: 'silent' }), now: () => new Date(DEMO_EPOCH), memory, access: { userIds: new Set(), chatIds: new Set(), anyone: true } });
+    const watches = createWatches({ store: store.watches, portal, config, logger: pino({ level: 'silent' }), now: () => new Date(DEMO_EPOCH), memory, access: { mayWatchIn: () => true } });
     const poll = memory.lease();
     expect(poll.take(2.5 * cost)).toBe('ok');
     const result = await watches.start(who, production);
@@ -69,7 +69,7 @@ describe('/watch and the memory of watch readings', () => {
 
   it('says "too many records" rather than "too large" when the query is past WATCH_MAX_RECORDS too', async () => {
     const memory = createMemoryBudget(Number.POSITIVE_INFINITY, 1);
-    const watches = createWatches({ store: store.watches, portal, config: { ...config, maxRecords: 3 }, logger: pino({ level: 'silent' }), now: () => new Date(DEMO_EPOCH), memory, access: { userIds: new Set(), chatIds: new Set(), anyone: true } });
+    const watches = createWatches({ store: store.watches, portal, config: { ...config, maxRecords: 3 }, logger: pino({ level: 'silent' }), now: () => new Date(DEMO_EPOCH), memory, access: { mayWatchIn: () => true } });
     expect(await watches.start(who, production)).toEqual({ kind: 'tooMany', total: 21, max: 3 });
   });
 });

@@ -14,6 +14,8 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   n                                          the page indicator, which does nothing
 //   qo:<limit>:<offset>:<index>:<id>:<ref>     one record of a page, as a new message (under pasted numbers)
 //   qa:<1|0>                                   a group's /autolookup on or off (/settings)
+//   ga  gh                                     a stranger asks for access; /start's "all commands"
+//   gy:<request id>  gn:<request id>           an admin allows or denies an access request
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -32,7 +34,10 @@ export type CallbackAction =
   | { type: 'export'; ref: QueryRef }
   | { type: 'noop' }
   | { type: 'openRecord'; ref: QueryRef; limit: PageSize; offset: number; index: number; id: string }
-  | { type: 'autolookup'; on: boolean };
+  | { type: 'autolookup'; on: boolean }
+  | { type: 'requestAccess' }
+  | { type: 'help' }
+  | { type: 'decideAccess'; requestId: number; decision: 'allow' | 'deny' };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -97,6 +102,10 @@ const LAYOUTS = {
     .tuple([pageSize, whole(7), whole(2), recordId, ref])
     .transform(([limit, offset, index, id, r]) => ({ type: 'openRecord' as const, limit, offset, index, id, ref: r })),
   qa: z.tuple([z.enum(['1', '0'])]).transform(([on]) => ({ type: 'autolookup' as const, on: on === '1' })),
+  ga: z.tuple([]).transform(() => ({ type: 'requestAccess' as const })),
+  gh: z.tuple([]).transform(() => ({ type: 'help' as const })),
+  gy: z.tuple([whole(15)]).transform(([requestId]) => ({ type: 'decideAccess' as const, requestId, decision: 'allow' as const })),
+  gn: z.tuple([whole(15)]).transform(([requestId]) => ({ type: 'decideAccess' as const, requestId, decision: 'deny' as const })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -127,6 +136,12 @@ const encode = (action: CallbackAction): string => {
       return `qo:${action.limit}:${action.offset}:${action.index}:${action.id}:${encodeRef(action.ref)}`;
     case 'autolookup':
       return `qa:${action.on ? 1 : 0}`;
+    case 'requestAccess':
+      return 'ga';
+    case 'help':
+      return 'gh';
+    case 'decideAccess':
+      return `${action.decision === 'allow' ? 'gy' : 'gn'}:${action.requestId}`;
   }
 };
 
@@ -146,7 +161,8 @@ export const unpackCallback = (data: string | undefined): CallbackAction | undef
   const layout = LAYOUTS[tag as keyof typeof LAYOUTS];
   // The fields before the last are single; the last takes the rest, colons and all.
   const arity = layout.in.def.items.length;
-  const fields = [...rest.slice(0, arity - 1), rest.slice(arity - 1).join(':')];
+  // A tag without fields takes none: anything after it is not its data.
+  const fields = arity === 0 ? rest : [...rest.slice(0, arity - 1), rest.slice(arity - 1).join(':')];
   if (rest.length < arity) return undefined;
   const parsed = layout.safeParse(fields);
   return parsed.success ? parsed.data : undefined;

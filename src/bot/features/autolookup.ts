@@ -1,4 +1,4 @@
-import type { AccessOptions } from '../../access.ts';
+import type { Access } from '../../access.ts';
 import type { AutolookupSwitch } from '../autolookup-switch.ts';
 import type { AdminCheck } from '../chat-admins.ts';
 import type { BotContext } from '../context.ts';
@@ -15,9 +15,10 @@ const OFF = new Set(['off', 'выкл', 'выключить', '0']);
  * ordinary messages only with privacy mode off (getMe's can_read_all_group_messages), which the
  * answer then says how to change.
  */
-export const createAutolookupFeature = ({ autolookup, isAdmin, access }: { autolookup: AutolookupSwitch; isAdmin: AdminCheck; access: AccessOptions }) => {
+export const createAutolookupFeature = ({ autolookup, isAdmin, access }: { autolookup: AutolookupSwitch; isAdmin: AdminCheck; access: Pick<Access, 'mayWatchIn'> }) => {
   const feature = createFeature();
-  const allowedGroup = (chatId: number) => access.anyone || access.chatIds.has(chatId);
+  // A group on the list (or granted by an admin) is one whose messages the bot may read for numbers.
+  const allowedGroup = (chatId: number) => access.mayWatchIn(chatId);
 
   /** What turning it on or off says; on, with how to turn privacy mode off when Telegram keeps the messages from the bot. */
   const switched = async (ctx: BotContext, on: boolean): Promise<string> => {

@@ -1,5 +1,5 @@
 import type { InlineQueryResult } from '../../telegram/telegraf/core.ts';
-import { isAllowedUser, type AccessOptions } from '../../access.ts';
+import type { Access } from '../../access.ts';
 import { createFeature } from '../feature.ts';
 import type { Statuses } from '../statuses.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
@@ -12,12 +12,12 @@ export const INLINE_CACHE_SECONDS = 10;
 const INLINE_PAGE_SIZE = 20;
 
 /** `@bot 0007300100`, `@bot spec ДП-77/2026`, `@bot material труба 530` in any chat. */
-export const createInlineFeature = ({ lookups, access, now = () => new Date(), statuses }: { lookups: Lookups; access: AccessOptions; now?: () => Date; statuses?: Statuses }) => {
+export const createInlineFeature = ({ lookups, access, now = () => new Date(), statuses }: { lookups: Lookups; access: Pick<Access, 'isAllowedUser'>; now?: () => Date; statuses?: Statuses }) => {
   const feature = createFeature();
   feature.on('inline_query', async (ctx) => {
     const answer = (results: InlineQueryResult[], nextOffset = '') =>
       ctx.answerInlineQuery(results, { cache_time: INLINE_CACHE_SECONDS, is_personal: true, next_offset: nextOffset });
-    if (!isAllowedUser(access, ctx.from.id)) return answer([renderInlineNoticeResult('notAllowed', ctx.t, { id: ctx.from.id })]);
+    if (!access.isAllowedUser(ctx.from.id)) return answer([renderInlineNoticeResult('notAllowed', ctx.t, { id: ctx.from.id })]);
     const args = parseResourceArgs(ctx.inlineQuery.query, { today: ctx.fmt.day(now()) });
     if (!args.ok) return answer([renderInlineNoticeResult('usage', ctx.t)]);
     const offset = /^\d{1,7}$/.test(ctx.inlineQuery.offset) ? Number(ctx.inlineQuery.offset) : 0;

@@ -1,4 +1,4 @@
-import type { AccessOptions } from '../../access.ts';
+import type { Access } from '../../access.ts';
 import { recognise, type Span } from '../../recognise.ts';
 import { recordTarget } from '../../watch/record-target.ts';
 import type { Watches } from '../../watch/watches.ts';
@@ -40,14 +40,15 @@ export const createPasteFeature = ({
 }: {
   pasted: Pasted;
   autolookup: AutolookupSwitch;
-  access: AccessOptions;
+  access: Pick<Access, 'mayWatchIn'>;
   lookups: Lookups;
   watches: Watches;
   now: () => Date;
 }) => {
   const feature = createFeature();
   /** A group whose every member may use the bot: the only kind /autolookup reads. */
-  const allowedGroup = (chatId: number) => access.anyone || access.chatIds.has(chatId);
+  // A group on the list (or granted by an admin) is one whose messages the bot may read for numbers.
+  const allowedGroup = (chatId: number) => access.mayWatchIn(chatId);
 
   const viaOf = async (ctx: BotContext): Promise<Via | undefined> => {
     if (ctx.chat?.type === 'private') return 'pasted';

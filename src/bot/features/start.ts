@@ -1,10 +1,29 @@
+import type { Query } from '../../query.ts';
 import { createFeature } from '../feature.ts';
-import { replyOptions } from '../reply.ts';
+import { onCallback } from '../filters/on-callback.ts';
+import type { Lookups } from '../lookups.ts';
+import { replyOptions, replyView } from '../reply.ts';
 import { renderHelp, renderWelcome } from '../views/notices.ts';
 
-export const createStartFeature = (options: { demo: boolean }) => {
+/** What /start's buttons look up: an order, a contract's specifications, orders in a status. */
+const EXAMPLES = {
+  order: { resource: 'order', filter: 'SAP_ID', value: '0007300100' },
+  spec: { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' },
+  status: { resource: 'order', filter: 'STATUS', value: 'production' },
+} as const satisfies Record<string, Query>;
+
+export const createStartFeature = (options: { demo: boolean; lookups: Pick<Lookups, 'refFor'> }) => {
   const feature = createFeature();
-  feature.command('start', (ctx) => ctx.reply(renderWelcome(options.demo, ctx.t, ctx.me), replyOptions(ctx)));
+  feature.command('start', async (ctx) => {
+    const [order, spec, status] = await Promise.all([EXAMPLES.order, EXAMPLES.spec, EXAMPLES.status].map((query) => options.lookups.refFor(query)));
+    return replyView(ctx, renderWelcome(options.demo, ctx.t, { order: order!, spec: spec!, status: status! }));
+  });
   feature.command('help', (ctx) => ctx.reply(renderHelp(ctx.t, ctx.me), replyOptions(ctx)));
+  feature.use(
+    onCallback('help', async (ctx) => {
+      await ctx.answerOnce();
+      await ctx.reply(renderHelp(ctx.t, ctx.me), replyOptions(ctx));
+    }),
+  );
   return feature;
 };

@@ -3,10 +3,13 @@ import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { isAddressedToMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { renderAccessDenied } from '../views/notices.ts';
-import { replyOptions } from '../reply.ts';
+import { renderRefusal } from '../views/access.ts';
+import { replyView } from '../reply.ts';
 import type { LimitStore } from '../../store/store.ts';
 import { createStoreTrouble } from './store-trouble.ts';
-import { isAllowedUser, type AccessOptions } from '../../access.ts';
+import type { Access } from '../../access.ts';
+import { unpackCallback } from '../callback-data/codec.ts';
+import type { AccessRequests } from '../access-requests.ts';
 
 /** A refused user hears it once per group in this time, however many commands they send. */
 export const REFUSAL_QUIET_MS = 5 * 60_000;
@@ -16,19 +19,36 @@ export const REFUSAL_QUIET_MS = 5 * 60_000;
  */
 export const PRIVATE_REFUSAL_QUIET_MS = 30_000;
 
-export type AccessDeps = { limits: LimitStore; logger: Logger; now?: () => number };
+export type AccessDeps = {
+  limits: LimitStore;
+  logger: Logger;
+  now?: () => number;
+  /** Where a stranger's press of Request access goes; without it the button is refused like any other. */
+  requests?: Pick<AccessRequests, 'open'>;
+  /** Told of every allowed user who acts (and the chat): /stats's active users, /users's last seen. */
+  seen?: (userId: number, chatId: number | undefined) => void;
+};
+
+const isAccessRequest = (ctx: BotContext): boolean => {
+  const query = ctx.callbackQuery;
+  return query !== undefined && 'data' in query && unpackCallback(query.data)?.type === 'requestAccess';
+};
 
 /**
- * Lets through a user on the list, or anyone in a chat on the list. Others are told their id: on
+ * The one refusal. Lets through an allowed user (or admin), or anyone in an allowed chat, as
+ * `access` says now (the environment's lists and the admins' grants). Others are told their id: on
  * each button press (an alert, only they see it), and on a message meant for this bot (a command,
  * a pasted text in its private chat, a mention or a reply in a group) once per group in
- * REFUSAL_QUIET_MS (in their private chat, PRIVATE_REFUSAL_QUIET_MS), so a stranger cannot make
- * the bot spam a group. Group chatter the bot reads for /autolookup is never answered. The quiet periods are in the store, so replicas share them; while the
- * store does not answer, strangers hear nothing (silence is safe, a spammed group is not).
- * Anything else is ignored.
- * Inline queries pass on to the inline feature, which answers them with a refusal of its own.
+ * REFUSAL_QUIET_MS (in their private chat, PRIVATE_REFUSAL_QUIET_MS), with a Request access
+ * button, so a stranger cannot make the bot spam a group. Their press of that button is the one
+ * thing of theirs that goes on (to the admins). Group chatter the bot reads for /autolookup is
+ * never answered. The quiet periods are in the store, so replicas share them; while the store does
+ * not answer, strangers hear nothing (silence is safe, a spammed group is not). Anything else is
+ * ignored.
+ * Inline queries pass on to the inline feature, which answers them with a refusal of its own; the
+ * bot's own membership changes pass on to the group onboarding, which speaks to any group.
  */
-export const accessMiddleware = (options: AccessOptions, { limits, logger, now = Date.now }: AccessDeps): MiddlewareFn<BotContext> => {
+export const accessMiddleware = (access: Access, { limits, logger, now = Date.now, requests, seen }: AccessDeps): MiddlewareFn<BotContext> => {
   const storeTrouble = createStoreTrouble(logger, 'the refusal cooldown cannot reach the store: strangers are not told until it does', now);
   /** True when the stranger may be told now (and starts the quiet period). */
   const mayRefuse = async (chat: BotContext['chat'], userId: number): Promise<boolean> => {
@@ -42,16 +62,20 @@ export const accessMiddleware = (options: AccessOptions, { limits, logger, now =
   };
   return async (ctx, next) => {
     const userId = ctx.from?.id;
-    if (ctx.inlineQuery) return next();
-    if (userId !== undefined && isAllowedUser(options, userId, ctx.chat?.id)) return next();
-    if (options.anyone) return next();
+    if (ctx.inlineQuery || ctx.myChatMember) return next();
+    if (userId !== undefined && access.isAllowedUser(userId, ctx.chat?.id)) {
+      seen?.(userId, ctx.chat?.id);
+      return next();
+    }
+    if (access.options.anyone) return next();
     if (userId === undefined) return;
     if (ctx.callbackQuery) {
+      if (requests && isAccessRequest(ctx)) return requests.open(ctx);
       await ctx.answerOnce(renderAccessDenied(userId, ctx.chat, ctx.t), true);
       return;
     }
     if (isAddressedToMe(ctx) && (await mayRefuse(ctx.chat, userId))) {
-      await ctx.reply(renderAccessDenied(userId, ctx.chat, ctx.t), replyOptions(ctx));
+      await replyView(ctx, renderRefusal(userId, ctx.chat, ctx.t));
     }
   };
 };

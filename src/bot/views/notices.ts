@@ -47,8 +47,19 @@ export const renderError = (error: unknown, t: Translate): string => {
 /** The help, with the bot's @username in the inline-mode examples. */
 export const renderHelp = (t: Translate, botUsername: string): string => t('help.text', { bot: escapeHtml(botUsername) });
 
-export const renderWelcome = (demo: boolean, t: Translate, botUsername: string): string =>
-  [t('start.greeting'), demo ? t('start.demo') : undefined, renderHelp(t, botUsername)].filter(Boolean).join('\n\n');
+/** The lookups /start offers as examples, each a button that runs it. */
+export type WelcomeExamples = { order: QueryRef; spec: QueryRef; status: QueryRef };
+
+/** /start: three lines (and the demo's note), example lookups as buttons, and the full list one press away. */
+export const renderWelcome = (demo: boolean, t: Translate, examples: WelcomeExamples): View => ({
+  text: [t('start.greeting'), demo ? t('start.demo') : undefined].filter(Boolean).join('\n\n'),
+  keyboard: [
+    [{ text: t('start.exampleOrder'), callback_data: packCallback({ type: 'lookup', ref: examples.order }) }],
+    [{ text: t('start.exampleSpec'), callback_data: packCallback({ type: 'lookup', ref: examples.spec }) }],
+    [{ text: t('start.exampleStatus'), callback_data: packCallback({ type: 'lookup', ref: examples.status }) }],
+    [{ text: t('start.allCommands'), callback_data: packCallback({ type: 'help' }) }],
+  ],
+});
 
 /** The record a button pointed at is no longer at its place in the results (the data moved). */
 export const renderRecordGone = (

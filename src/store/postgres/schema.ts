@@ -121,4 +121,61 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX status_names_seen_at ON status_names (seen_at);
     `,
   },
+  {
+    // Issue 34: who admins allowed in the chat, strangers' access requests (one row per user,
+    // replaced at most once a day, under an id from a sequence: never reused), and the usage
+    // counters of /stats per calendar day.
+    name: 'access and usage',
+    sql: `
+      CREATE TABLE access_users (
+        user_id BIGINT PRIMARY KEY,
+        added_at BIGINT NOT NULL,
+        added_by BIGINT NOT NULL,
+        label TEXT
+      );
+      CREATE TABLE access_chats (
+        chat_id BIGINT PRIMARY KEY,
+        added_at BIGINT NOT NULL,
+        added_by BIGINT NOT NULL,
+        label TEXT
+      );
+      CREATE SEQUENCE access_request_ids;
+      CREATE TABLE access_requests (
+        user_id BIGINT PRIMARY KEY,
+        id BIGINT NOT NULL UNIQUE,
+        chat_id BIGINT NOT NULL,
+        chat_title TEXT,
+        name TEXT NOT NULL,
+        username TEXT,
+        language_code TEXT,
+        created_at BIGINT NOT NULL,
+        decision TEXT,
+        decided_by BIGINT,
+        decided_by_name TEXT,
+        decided_at BIGINT
+      );
+      CREATE TABLE access_request_messages (
+        request_id BIGINT NOT NULL,
+        chat_id BIGINT NOT NULL,
+        message_id BIGINT NOT NULL,
+        PRIMARY KEY (request_id, chat_id)
+      );
+      CREATE TABLE usage_counts (
+        day TEXT NOT NULL,
+        name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value BIGINT NOT NULL,
+        PRIMARY KEY (day, name, key)
+      );
+      CREATE TABLE usage_users (
+        day TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        PRIMARY KEY (day, user_id)
+      );
+      CREATE TABLE last_seen (
+        id BIGINT PRIMARY KEY,
+        at BIGINT NOT NULL
+      );
+    `,
+  },
 ];

@@ -4,6 +4,8 @@ import { backoffDelay, pause, type Backoff } from '../../backoff.ts';
 import { failureReason } from './errors.ts';
 import type { SettingsCache } from '../settings-cache.ts';
 import type { WatchCacheControl } from '../watch-cache.ts';
+import type { AccessCache } from '../access-cache.ts';
+import { ACCESS_CHANNEL } from './access.ts';
 
 // How a replica hears that another changed someone's settings: each write notifies
 // `settings_changed` with '<kind>:<id>' in its own statement (settings.ts), and this
@@ -12,7 +14,8 @@ import type { WatchCacheControl } from '../watch-cache.ts';
 // meanwhile were lost. The same connection hears `watches_changed` ('<chat id>', sent by
 // watches.ts) for the watch cache, kept the same way. A connection that stops carrying
 // anything without being closed (a NAT that forgot it) would be heard from by nothing: it is
-// asked to answer every few seconds, and one that does not is taken for lost.
+// asked to answer every few seconds, and one that does not is taken for lost. It also hears
+// `access_changed` (access.ts): the allowed ids are read again; while unheard, every second.
 
 export const SETTINGS_CHANNEL = 'settings_changed';
 export const WATCHES_CHANNEL = 'watches_changed';
@@ -24,6 +27,8 @@ export type SettingsListenerOptions = {
   cache: SettingsCache;
   /** The watch cache, when there is one: heard, suspended and resumed with the settings cache. */
   watches?: WatchCacheControl;
+  /** The allowed ids, when kept: read again on each notice, and every second while notices go unheard. */
+  access?: Pick<AccessCache, 'refresh' | 'suspend' | 'resume'>;
   backoff: Backoff;
   connectTimeoutMs?: number;
   /** How often the connection is asked to answer, and how long it has to: default 5 s. */
@@ -50,7 +55,7 @@ const applyWatchNotice = (cache: WatchCacheControl, payload: string | undefined)
 const CLOSE_WAIT_MS = 1_000;
 
 /** Listens until closed, connecting again after each loss; resolves once the first try is over. */
-export const listenForSettings = async ({ url, database, logger, cache, watches, backoff, connectTimeoutMs = 5_000, heartbeatMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
+export const listenForSettings = async ({ url, database, logger, cache, watches, access, backoff, connectTimeoutMs = 5_000, heartbeatMs = 5_000 }: SettingsListenerOptions): Promise<SettingsListener> => {
   const stop = new AbortController();
   let client: pg.Client | undefined;
 
@@ -64,6 +69,7 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
       client = undefined;
       cache.suspend();
       watches?.suspend();
+      access?.suspend();
       // Info, not a warning: settings stay right (read from the database), only slower; a database
       // that is down is warned about by what fails.
       logger.info({ database, reason: error ? failureReason(error) : 'the connection ended' }, 'settings changes are unheard: settings are read from the database until they are heard again');
@@ -72,6 +78,7 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
     next.on('notification', (message) => {
       if (message.channel === SETTINGS_CHANNEL) applyNotice(cache, message.payload);
       else if (message.channel === WATCHES_CHANNEL && watches) applyWatchNotice(watches, message.payload);
+      else if (message.channel === ACCESS_CHANNEL && access) void access.refresh();
     });
     next.on('error', onLost);
     next.on('end', () => onLost());
@@ -80,6 +87,7 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
       await next.connect();
       await next.query(`LISTEN ${SETTINGS_CHANNEL}`);
       if (watches) await next.query(`LISTEN ${WATCHES_CHANNEL}`);
+      if (access) await next.query(`LISTEN ${ACCESS_CHANNEL}`);
     } catch (error) {
       lost = true;
       client = undefined;
@@ -93,6 +101,7 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
     }
     cache.resume();
     watches?.resume();
+    access?.resume();
     void keepAsking(next, () => lost, onLost);
   };
 
@@ -136,6 +145,7 @@ export const listenForSettings = async ({ url, database, logger, cache, watches,
     await connectOnce();
   } catch (error) {
     logger.info({ database, reason: failureReason(error) }, 'settings changes cannot be heard yet: settings are read from the database meanwhile');
+    access?.suspend();
     void keepListening();
   }
 

@@ -17,6 +17,10 @@ import { createPostgresAutolookupStore } from './autolookup.ts';
 import { createPostgresStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { Store } from '../store.ts';
+import { cacheAccess } from '../access-cache.ts';
+import type { AccessStore } from '../access-store.ts';
+import { createPostgresAccessRows } from './access.ts';
+import { createPostgresUsageStore } from './usage.ts';
 
 // The store of several replicas: one PostgreSQL database, reached through a pool of this
 // process's connections. Opened once the database answers (waited for while it does not);
@@ -91,11 +95,24 @@ export const openPostgresStore = async ({
 
   let queries: Awaited<ReturnType<typeof createPostgresQueryStore>>;
   let version: number;
+  const accessRows = withPostgresErrors(createPostgresAccessRows(pool), database);
+  // Who admins allowed, in memory: read here once, then again on each notice (or every second while notices go unheard).
+  // Info, at most once a minute: a database that is down is warned about by what fails.
+  let failedAt = Number.NEGATIVE_INFINITY;
+  const allowed = cacheAccess(() => accessRows.allowedIds(), {
+    onError: (error) => {
+      if (Date.now() - failedAt < 60_000) return;
+      failedAt = Date.now();
+      logger.info({ database, reason: failureReason(error) }, 'the allowed users and groups could not be read again: the last list read stays in force');
+    },
+  });
   try {
     [version, queries] = await whenReachable(
       async () => {
         const migrated = await migratePostgres(pool);
-        return [migrated, await createPostgresQueryStore(pool, { now, ttlMs: queryTtlDays * DAY_MS })] as const;
+        const read = await createPostgresQueryStore(pool, { now, ttlMs: queryTtlDays * DAY_MS });
+        await allowed.refresh();
+        return [migrated, read] as const;
       },
       { database, logger, backoff },
     );
@@ -110,7 +127,20 @@ export const openPostgresStore = async ({
   const records = createIdRecords(ID_RECORDS);
   const settings = cacheSettings(withPostgresErrors(createPostgresSettingsStore(pool, now), database), { live: false, records });
   const watches = cacheWatches(withPostgresErrors(createPostgresWatchStore(pool), database), { live: false, records });
-  const listener = await listenForSettings({ url, database, logger, cache: settings, watches, backoff: listenBackoff, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
+  const listener = await listenForSettings({ url, database, logger, cache: settings, watches, access: allowed, backoff: listenBackoff, ...(connectTimeoutMs !== undefined && { connectTimeoutMs }) });
+  const written = (kind: 'user' | 'chat', id: number, allowedNow: boolean) => (changed: boolean): boolean => {
+    if (changed) allowed.apply(kind, id, allowedNow);
+    return changed;
+  };
+  const access: AccessStore = {
+    ...accessRows,
+    hasUser: allowed.hasUser,
+    hasChat: allowed.hasChat,
+    allowUser: (grant) => accessRows.allowUser(grant).then(written('user', grant.id, true)),
+    denyUser: (userId) => accessRows.denyUser(userId).then(written('user', userId, false)),
+    allowChat: (grant) => accessRows.allowChat(grant).then(written('chat', grant.id, true)),
+    denyChat: (chatId) => accessRows.denyChat(chatId).then(written('chat', chatId, false)),
+  };
   const coordination = createPostgresCoordination(pool, database);
   let ended: Promise<void> | undefined;
   return {
@@ -123,6 +153,8 @@ export const openPostgresStore = async ({
     limits: withPostgresErrors(createPostgresLimits(pool), database),
     autolookup: withPostgresErrors(createPostgresAutolookupStore(pool), database),
     statuses: withPostgresErrors(createPostgresStatusStore(pool), database),
+    access,
+    usage: withPostgresErrors(createPostgresUsageStore(pool), database),
     async ping() {
       let timer: NodeJS.Timeout | undefined;
       const answered = pool.query('SELECT 1');
@@ -139,7 +171,10 @@ export const openPostgresStore = async ({
         clearTimeout(timer);
       }
     },
-    close: () => (ended ??= listener.close().then(() => pool.end())),
+    close: () => (ended ??= listener.close().then(() => {
+      allowed.close();
+      return pool.end();
+    })),
   };
 };
 

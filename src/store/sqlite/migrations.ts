@@ -120,6 +120,63 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX status_names_seen_at ON status_names (seen_at);
     `,
   },
+  {
+    // Issue 34: who admins allowed in the chat, strangers' access requests (one row per user,
+    // replaced at most once a day, under an id never reused: AUTOINCREMENT), and the usage
+    // counters of /stats per calendar day.
+    name: 'access and usage',
+    sql: `
+      CREATE TABLE access_users (
+        user_id INTEGER PRIMARY KEY,
+        added_at INTEGER NOT NULL,
+        added_by INTEGER NOT NULL,
+        label TEXT
+      ) STRICT;
+      CREATE TABLE access_chats (
+        chat_id INTEGER PRIMARY KEY,
+        added_at INTEGER NOT NULL,
+        added_by INTEGER NOT NULL,
+        label TEXT
+      ) STRICT;
+      CREATE TABLE access_request_ids (id INTEGER PRIMARY KEY AUTOINCREMENT) STRICT;
+      CREATE TABLE access_requests (
+        user_id INTEGER PRIMARY KEY,
+        id INTEGER NOT NULL UNIQUE,
+        chat_id INTEGER NOT NULL,
+        chat_title TEXT,
+        name TEXT NOT NULL,
+        username TEXT,
+        language_code TEXT,
+        created_at INTEGER NOT NULL,
+        decision TEXT,
+        decided_by INTEGER,
+        decided_by_name TEXT,
+        decided_at INTEGER
+      ) STRICT;
+      CREATE TABLE access_request_messages (
+        request_id INTEGER NOT NULL,
+        chat_id INTEGER NOT NULL,
+        message_id INTEGER NOT NULL,
+        PRIMARY KEY (request_id, chat_id)
+      ) STRICT;
+      CREATE TABLE usage_counts (
+        day TEXT NOT NULL,
+        name TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value INTEGER NOT NULL,
+        PRIMARY KEY (day, name, key)
+      ) STRICT;
+      CREATE TABLE usage_users (
+        day TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        PRIMARY KEY (day, user_id)
+      ) STRICT;
+      CREATE TABLE last_seen (
+        id INTEGER PRIMARY KEY,
+        at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

@@ -14,6 +14,10 @@ import { createSqliteAutolookupStore } from './autolookup.ts';
 import { createSqliteStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { SettingsStore, Store } from '../store.ts';
+import { cacheAccess } from '../access-cache.ts';
+import type { AccessStore } from '../access-store.ts';
+import { createSqliteAccessRows } from './access.ts';
+import { createSqliteUsageStore, type SqliteUsageStore } from './usage.ts';
 
 export type SqliteStoreOptions = {
   /** Created when missing; `':memory:'` keeps everything in memory (tests). */
@@ -69,8 +73,9 @@ const checkIntegrity = (db: DatabaseSync, path: string): void => {
 };
 
 /** A Store whose parts answer at once, as node:sqlite does (tests call them without awaiting). */
-export type SqliteStore = Omit<Store, 'queries' | 'watches' | 'coordination' | 'limits' | 'close'> & {
+export type SqliteStore = Omit<Store, 'queries' | 'watches' | 'coordination' | 'limits' | 'usage' | 'close'> & {
   backend: 'sqlite';
+  usage: SqliteUsageStore;
   queries: SqliteQueryStore;
   watches: SqliteWatchStore;
   coordination: SqliteCoordination;
@@ -110,6 +115,22 @@ export const openSqliteStore = ({
     const settings: SettingsStore = cacheSettings(withStoreErrors(createSqliteSettingsStore(db, now), path), { records }).settings;
     const coordination = createSqliteCoordination(db);
     const selectOne = db.prepare('SELECT 1');
+    // Allowed ids held in memory, changed by this process's own writes (one process per file).
+    const accessRows = withStoreErrors(createSqliteAccessRows(db), path);
+    const allowed = cacheAccess(() => accessRows.allowedIds(), { initial: accessRows.allowedIds() });
+    const written = (kind: 'user' | 'chat', id: number, allowedNow: boolean, changed: boolean): boolean => {
+      if (changed) allowed.apply(kind, id, allowedNow);
+      return changed;
+    };
+    const access: AccessStore = {
+      ...accessRows,
+      hasUser: allowed.hasUser,
+      hasChat: allowed.hasChat,
+      allowUser: (grant) => written('user', grant.id, true, accessRows.allowUser(grant)),
+      denyUser: (userId) => written('user', userId, false, accessRows.denyUser(userId)),
+      allowChat: (grant) => written('chat', grant.id, true, accessRows.allowChat(grant)),
+      denyChat: (chatId) => written('chat', chatId, false, accessRows.denyChat(chatId)),
+    };
     return {
       backend: 'sqlite',
       queries: withStoreErrors(queries, path),
@@ -120,6 +141,8 @@ export const openSqliteStore = ({
       limits: createMemoryLimits({ records }),
       autolookup: withStoreErrors(createSqliteAutolookupStore(db), path),
       statuses: withStoreErrors(createSqliteStatusStore(db), path),
+      access,
+      usage: withStoreErrors(createSqliteUsageStore(db), path),
       async ping() {
         try {
           selectOne.get();

@@ -12,7 +12,7 @@ import { Telegram, type Context } from './core.ts';
  * through the 429 retry. Telegraf copies `bot.context` onto each update's context, so one Telegram
  * object serves them all, in place of the one it makes per update.
  */
-export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string; logger?: Logger }) => {
+export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options: { apiRoot: string; token: string; logger?: Logger; onRateLimited?: (method: string) => void }) => {
   const client = createBotApiClient(options);
   bot.telegram.callApi = client.callApi;
   const updates = new Telegram(options.token, bot.telegram.options);
@@ -33,8 +33,11 @@ export const installBotApiClient = <C extends Context>(bot: Telegraf<C>, options
  * - no Telegraf timeout (`handlerTimeout: Infinity`): it would free the chat's turn while the
  *   handler goes on; the runner's deadline (HANDLER_DEADLINE_SECONDS) cancels a handler's calls instead.
  */
-export const createTelegraf = <C extends Context>(token: string, { apiRoot, logger }: { apiRoot: string; logger?: Logger }): Telegraf<C> => {
+export const createTelegraf = <C extends Context>(
+  token: string,
+  { apiRoot, logger, onRateLimited }: { apiRoot: string; logger?: Logger; /** Told of each 429 (a metric). */ onRateLimited?: (method: string) => void },
+): Telegraf<C> => {
   const bot = new Telegraf<C>(token, { telegram: { apiRoot }, handlerTimeout: Infinity });
-  installBotApiClient(bot, { apiRoot, token, ...(logger ? { logger } : {}) });
+  installBotApiClient(bot, { apiRoot, token, ...(logger ? { logger } : {}), ...(onRateLimited ? { onRateLimited } : {}) });
   return bot;
 };

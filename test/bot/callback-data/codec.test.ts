@@ -166,3 +166,20 @@ describe('export buttons', () => {
     expect(unpackCallback(data)).toBeUndefined();
   });
 });
+
+describe('access buttons', () => {
+  it('packs Request access, All commands, and Allow / Deny of a request by its id', () => {
+    expect(packCallback({ type: 'requestAccess' })).toBe('ga');
+    expect(packCallback({ type: 'help' })).toBe('gh');
+    expect(packCallback({ type: 'decideAccess', requestId: 42, decision: 'allow' })).toBe('gy:42');
+    expect(packCallback({ type: 'decideAccess', requestId: 999_999_999_999_999, decision: 'deny' })).toBe('gn:999999999999999');
+    expect(unpackCallback('ga')).toEqual({ type: 'requestAccess' });
+    expect(unpackCallback('gh')).toEqual({ type: 'help' });
+    expect(unpackCallback('gy:42')).toEqual({ type: 'decideAccess', requestId: 42, decision: 'allow' });
+    expect(unpackCallback('gn:7')).toEqual({ type: 'decideAccess', requestId: 7, decision: 'deny' });
+  });
+
+  it.each(['ga:1', 'gh:', 'gy', 'gy:', 'gy:-1', 'gy:042', 'gy:1e3', 'gy:1:2', 'gn:9999999999999999', 'gx:1', 'g'])('refuses %s', (data) => {
+    expect(unpackCallback(data)).toBeUndefined();
+  });
+});

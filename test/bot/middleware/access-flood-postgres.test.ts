@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { createAccess } from '../../../src/access.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { accessMiddleware, REFUSAL_QUIET_MS } from '../../../src/bot/middleware/access.ts';
 import { floodLimit } from '../../../src/bot/middleware/flood-limit.ts';
@@ -19,7 +20,7 @@ afterEach(async () => {
 
 const SLOW_DOWN = 'Too many requests in a row. Please wait a minute and try again.';
 const GROUP = { id: -100_777, type: 'supergroup' } as const;
-const lists = { userIds: new Set<number>(), chatIds: new Set<number>(), anyone: false };
+const lists = createAccess({ userIds: new Set<number>(), chatIds: new Set<number>(), anyone: false, adminIds: new Set<number>() });
 
 /** A replica: its own store (pool) on `url`, its own middlewares, what it said. */
 const startReplica = async (url: string, clock: ReturnType<typeof createClock>, { statementTimeoutMs }: { statementTimeoutMs?: number } = {}) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessOptions } from '../../../src/access.ts';
+import { createAccess } from '../../../src/access.ts';
 import { accessMiddleware, PRIVATE_REFUSAL_QUIET_MS, REFUSAL_QUIET_MS } from '../../../src/bot/middleware/access.ts';
 import { createMemoryLimits } from '../../../src/store/sqlite/limits.ts';
 import type { LimitStore } from '../../../src/store/store.ts';
@@ -8,7 +8,7 @@ import { createChats, createClock, createLogs, unreachableLimits, type Update } 
 const MEMBER = 10;
 const GROUP = { id: -100, type: 'supergroup' } as const;
 const OTHER_GROUP = { id: -200, type: 'group' } as const;
-const lists: AccessOptions = { userIds: new Set([MEMBER]), chatIds: new Set(), anyone: false };
+const lists = createAccess({ userIds: new Set([MEMBER]), chatIds: new Set(), anyone: false, adminIds: new Set() });
 
 const setUp = (limits: LimitStore = createMemoryLimits(), clock = createClock()) => {
   const logs = createLogs();

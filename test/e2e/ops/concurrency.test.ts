@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from '../../support/harness.ts';
 
 // One slow portal call must not stall other chats; identical queries in flight are sent once;
@@ -9,8 +9,8 @@ const HUNG = '0007300100';
 const OTHER = '0007300117';
 
 /** A metric's value (no labels) from the Prometheus text. */
-const metric = (h: Harness, name: string): number => {
-  const line = h.metrics.registry.render().split('\n').find((candidate) => candidate.startsWith(`${name} `));
+const metric = async (h: Harness, name: string): Promise<number> => {
+  const line = (await h.metrics.registry.render()).split('\n').find((candidate) => candidate.startsWith(`${name} `));
   return Number(line?.split(' ')[1] ?? 'NaN');
 };
 
@@ -79,13 +79,12 @@ describe('a portal call that hangs', () => {
     const value = '0007300134';
     const hold = h.portal.hangWhere((url) => url.includes(value));
     const before = h.portal.requests.length;
-    const joinedBefore = metric(h, 'portal_cache_hits_total');
+    const joinedBefore = await metric(h, 'orderbot_portal_cache_hits_total');
     const users = [1, 2, 3].map(() => h.api.createUser({ language_code: 'en' }));
     const replies = users.map((user) => h.ask(user, `/order ${value}`));
     // The first is held by the portal, the other two joined it.
-    await h.api.waitFor(() => hold.count() === 1 && metric(h, 'portal_cache_hits_total') === joinedBefore + 2, {
-      description: 'one request held, two joined',
-    });
+    // One request held, two joined.
+    await vi.waitFor(async () => expect([hold.count(), await metric(h, 'orderbot_portal_cache_hits_total')]).toEqual([1, joinedBefore + 2]), { timeout: 5_000, interval: 5 });
     hold.release();
     for (const reply of await Promise.all(replies)) expect(reply.text).toContain(`Order No. ${value}`);
     expect(h.portal.requests.slice(before)).toHaveLength(1);

@@ -14,7 +14,8 @@ import { userDeletesMessage } from './simulate-delete.ts';
 import type { DeleteMessageInput } from './simulate-delete.ts';
 import { userSendsInlineQuery } from './simulate-inline.ts';
 import type { SendInlineQueryInput } from './simulate-inline.ts';
-import { setMember } from './simulate-members.ts';
+import { changeBotMembership, setMember } from './simulate-members.ts';
+import type { BotMembershipInput } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
 import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
 import { toBotMessage, toSentDocument } from './views.ts';
@@ -112,6 +113,16 @@ export class BotApi {
    */
   setMemberStatus(chat: number | EmulatedChat, user: number | User, status: MemberStatus, options: MemberOptions = {}): void {
     setMember(this.state, chat, user, status, options);
+  }
+
+  /** A member adds the bot to a group: its status there becomes `status` (member) and a `my_chat_member` update is queued. */
+  addBotToGroup(input: BotMembershipInput): void {
+    changeBotMembership(this.state, input, true);
+  }
+
+  /** A member removes the bot from a group (left, or kicked: banned): sends there fail with 403; a `my_chat_member` update is queued. */
+  removeBotFromGroup(input: BotMembershipInput): void {
+    changeBotMembership(this.state, input, false);
   }
 
   /** The user blocks (or unblocks) the bot: sends to their private chat then fail with 403. */

@@ -26,6 +26,7 @@ export type { HeldCalls } from './front.ts';
 export type { AdminRights, MemberOptions, MemberPermissions, MemberStatus } from './members.ts';
 export type { MessageRef, NewGroupFields, PressButtonInput, SendPhotoInput, SendTextInput } from './simulate.ts';
 export type { DeleteMessageInput } from './simulate-delete.ts';
+export type { BotMembershipInput } from './simulate-members.ts';
 export type { SendInlineQueryInput } from './simulate-inline.ts';
 export type { CallbackAnswer, InlineAnswerRecord, InlineChatType, WebhookRecord } from './state.ts';
 export type { WebhookAttempt, WebhookTarget } from './webhook-delivery.ts';
