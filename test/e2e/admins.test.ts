@@ -39,7 +39,7 @@ describe('/allow and /deny by id', () => {
     expect((await h.ask(stranger, '/order 0007300100')).text).toContain('You have no access to this bot');
     const before = accessLines().length;
     expect((await h.ask(boss, `/allow ${stranger.id}`)).text).toBe(`✅ ${stranger.id} can use the bot now.`);
-    expect((await h.ask(stranger, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(stranger, '/order 0007300100')).text).toContain('Order No. 0007300');
     expect(accessLines().slice(before)).toEqual([expect.objectContaining({ by: ADMIN, action: 'allow', userId: stranger.id, outcome: 'granted', msg: 'access granted', time: expect.any(Number) })]);
 
     expect((await h.ask(boss, `/deny ${stranger.id}`)).text).toBe(`${stranger.id} can no longer use the bot; their watches are stopped.`);
@@ -82,7 +82,7 @@ describe('bad input', () => {
     expect((await h.ask(admin(language), command)).text).toBe(answer);
     expect(accessLines().at(-1)).toMatchObject({ by: ADMIN, outcome: 'refused', reason });
     // Nothing was granted: the environment's user is still there, an admin still an admin.
-    expect((await h.ask(h.api.createUser({ id: ENV_USER, language_code: 'en' }), '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(h.api.createUser({ id: ENV_USER, language_code: 'en' }), '/order 0007300100')).text).toContain('Order No. 0007300');
   });
 
   it.each([
@@ -126,7 +126,7 @@ describe('/allow in reply to a forwarded message', () => {
     const forwarded = h.api.sendText({ from: boss, text: 'Please add me to the bot', forwardOrigin: { type: 'user', date: 1_795_000_000, sender_user: person } });
     await h.settle();
     expect((await send({ from: boss, text: '/allow', replyTo: forwarded })).text).toBe(`✅ Olga Petrova (@olga) (${person.id}) can use the bot now.`);
-    expect((await h.ask(person, '/order 0007300100')).text).toContain('Заказы 1–1 из 1');
+    expect((await h.ask(person, '/order 0007300100')).text).toContain('Заказ № 0007300');
     const users = await h.ask(boss, '/users');
     expect(users.text).toMatch(new RegExp(`• Olga Petrova \\(@olga\\) \\(${person.id}\\): added ${TIME} by ${ADMIN}; last seen ${TIME}`));
   });
@@ -151,7 +151,7 @@ describe('groups', () => {
     const member = h.api.createUser({ language_code: 'ru' });
     expect((await h.ask(member, '/order@order_lookup_bot 0007300100', group)).text).toContain('В этом чате бот недоступен');
     expect((await h.ask(boss, '/allow', group)).text).toBe('✅ Теперь эта группа может пользоваться ботом: все участники могут искать заказы и следить за ними здесь.');
-    expect((await h.ask(member, '/order 0007300100', group)).text).toContain('Заказы 1–1 из 1');
+    expect((await h.ask(member, '/order 0007300100', group)).text).toContain('Заказ № 0007300');
     expect(accessLines().at(-1)).toMatchObject({ by: ADMIN, action: 'allow', chatId: group.id, outcome: 'granted' });
     expect((await h.ask(boss, '/users')).text).toMatch(new RegExp(`• Продажи \\(${group.id}\\): в списке с ${TIME}, добавил ${ADMIN}; активность: ${TIME}`));
     expect((await h.ask(boss, '/deny', group)).text).toBe('Эта группа больше не может пользоваться ботом; её наблюдения остановлены.');
@@ -171,7 +171,7 @@ describe('groups', () => {
     const asked = h.api.sendText({ from: member, chat: group, text: 'can I use the bot?' });
     await h.settle();
     expect((await send({ from: boss, chat: group, text: '/allow', replyTo: asked })).text).toBe(`✅ Pavel (${member.id}) can use the bot now.`);
-    expect((await h.ask(member, '/order 0007300100')).text).toContain('Orders 1–1 of 1');
+    expect((await h.ask(member, '/order 0007300100')).text).toContain('Order No. 0007300');
   });
 });
 
