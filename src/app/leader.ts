@@ -141,6 +141,10 @@ export const startPollingLeadership = async ({ coordination, owner, leaseMs, log
   const tick = async () => {
     let held = false;
     let problem: unknown;
+    // After an outage the poller's lease has ended: a standby waits one more period, so that the
+    // replica still polling renews first and no hand-over (and 409 overlap) follows every outage.
+    if (lead === undefined && storeFailing) await pause(periodMs, aborter.signal);
+    if (aborter.signal.aborted) return;
     const at = now();
     try {
       held = await within(() => coordination.lease(POLLING_LEASE, owner, at, heldMs), periodMs);
