@@ -1,8 +1,10 @@
-import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
+import type { InlineKeyboardMarkup, MessageEntity } from '@grammyjs/types';
+import type { Chat, Message, User } from 'telegraf/types';
 import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
 import type { MemberRecord } from './members.ts';
 import type { Params } from './params.ts';
 import type { ParseMode } from './text.ts';
+import type { StoredRich } from './rich-message.ts';
 
 export type EmulatedChat = Chat.PrivateChat | Chat.GroupChat | Chat.SupergroupChat;
 
@@ -43,6 +45,8 @@ export interface StoredMessage {
   deleted: boolean;
   /** sendDocument: the file; text and entities are then its caption */
   document?: StoredDocument;
+  /** sendRichMessage: the rich message; text is then its plain text, entities empty */
+  rich?: StoredRich;
 }
 
 export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
@@ -158,9 +162,11 @@ export class ChatStore {
       ...(message.edit_date === undefined ? {} : { edit_date: message.edit_date }),
       ...(message.is_topic_message ? { is_topic_message: true as const } : {}),
       ...(withReply && replied ? { reply_to_message: this.toApiMessage(replied, false) } : {}),
-      ...(message.document === undefined
-        ? { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }
-        : documentFields(message.document, message.text, message.entities)),
+      ...(message.rich !== undefined
+        ? { rich_message: { blocks: structuredClone(message.rich.blocks) } }
+        : message.document === undefined
+          ? { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }
+          : documentFields(message.document, message.text, message.entities)),
       ...(message.reply_markup === undefined ? {} : { reply_markup: structuredClone(message.reply_markup) }),
     };
     return result as Message.TextMessage;
