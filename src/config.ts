@@ -5,6 +5,10 @@ import { EXPORT_HEAP_PER_ANSWER_BYTE, EXPORT_HEAP_SHARE, WATCH_HEAP_SHARE } from
 import { PAGE_SIZES } from './query.ts';
 import { zoneOf } from './zone.ts';
 
+/** TELEGRAM_FEATURES: auto uses what the Bot API server has of rich messages and the newer buttons; legacy never does. */
+export const TELEGRAM_FEATURE_MODES = ['auto', 'legacy'] as const;
+export type TelegramFeatures = (typeof TELEGRAM_FEATURE_MODES)[number];
+
 // The environment, validated once at start. Every bad value is reported by name.
 
 const idList = z
@@ -140,6 +144,12 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: numberVar(10, 2, 100, 'connections'),
   LEADER_LEASE_SECONDS: numberVar(15, 2, 300, 'seconds'),
   LANG: optionalText.transform((value) => value?.slice(0, 2).toLowerCase() || undefined),
+  // Issue 31, records as Telegram draws them now: rich messages and the newer buttons where the Bot API server has them.
+  TELEGRAM_FEATURES: z
+    .string()
+    .default('auto')
+    .transform((value) => value.trim().toLowerCase())
+    .pipe(z.enum(TELEGRAM_FEATURE_MODES, 'must be auto (rich messages and newer buttons where the Bot API server has them) or legacy (never)')),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -257,4 +267,6 @@ const toConfig = (e: Env, heapLimitBytes: number) => ({
   },
   /** Telegram's language_code for the console chat's user, from LANG; undefined lets DEFAULT_LANGUAGE decide. */
   consoleLanguage: e.LANG,
+  /** auto: rich messages and the newer buttons where the Bot API server has them; legacy: never. */
+  telegramFeatures: e.TELEGRAM_FEATURES,
 });

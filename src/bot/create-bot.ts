@@ -24,10 +24,11 @@ import { floodLimit } from './middleware/flood-limit.ts';
 import { resumeWatches } from './middleware/resume-watches.ts';
 import { createWatches } from '../watch/watches.ts';
 import { chain } from './feature.ts';
+import { createServerFeatures, type ServerFeatures } from '../telegram/capabilities.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
   store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits'>;
@@ -39,12 +40,25 @@ export type BotDeps = {
   exports: Exports;
   /** What watch readings may take of the heap, shared by /watch and the poller; made here when not given. */
   watchMemory?: MemoryBudget;
+  /** What the Bot API server can do, shared with the watch loop's notifications; made here when not given. */
+  features?: ServerFeatures;
+};
+
+/** What the Bot API server of a bot made by createBot can do: the watch loop's notifications go by it too. */
+export const serverFeaturesOf = (bot: Telegraf<BotContext>): ServerFeatures => {
+  const features = bot.context.features;
+  if (features === undefined) throw new Error('not a bot made by createBot: it has no server features');
+  return features;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, features }: BotDeps): Telegraf<BotContext> => {
   // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
   const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
+  // The server's features, read from getMe once it is known (at start), on every update's context.
+  const serverFeatures = features ?? createServerFeatures({ mode: config.telegramFeatures, logger });
+  serverFeatures.readGetMe(() => bot.botInfo);
+  bot.context.features = serverFeatures;
   const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
 

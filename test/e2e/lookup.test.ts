@@ -57,7 +57,7 @@ describe('lookups in a private chat', () => {
     expect(reply.text).toContain('бессрочно');
     expect(reply.text).toContain('не запланировано');
     expect(reply.text).toContain('ООО «СпецСтрой & Ко»');
-    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '1/2', '▶', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '◀', '1/2', '▶', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
   });
 
   it('says nothing was found, echoing the filter', async () => {

@@ -115,7 +115,10 @@ describe('🔔 under results and records', () => {
   it('watches one record from its view', async () => {
     const user = h.api.createUser({ language_code: 'ru' });
     const results = await h.ask(user, '/order 0007300321');
-    const { message: record } = await h.press(user, results, h.button(results, '1'));
+    // The record comes as a rich message of its own, under the results.
+    const opened = h.api.nextBotMessage(user.id);
+    await h.press(user, results, h.button(results, '1'));
+    const record = await opened;
     expect(labels(record)).toContain('🔔 Следить');
     const watched = await h.press(user, record!, h.button(record, '🔔 Следить'));
     expect(watched.answer).toMatchObject({ text: 'Слежу' });

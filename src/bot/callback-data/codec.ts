@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../../i18n.ts';
-import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../../query.ts';
+import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query, type Resource } from '../../query.ts';
 
 // The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
 //   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
@@ -12,6 +12,7 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   u:<watch id>  wl:<offset>                  stop a watch; a page of the chat's watches
 //   e:<ref>                                    export a query's records to Excel (📊, and its Try again)
 //   n                                          the page indicator, which does nothing
+//   mo:<limit>:<offset>:<index>:<page>:<id>:<ref>  the materials of a record to find orders with (ms: specifications), a page of them
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -28,7 +29,8 @@ export type CallbackAction =
   | { type: 'unwatch'; watchId: number }
   | { type: 'watchList'; offset: number }
   | { type: 'export'; ref: QueryRef }
-  | { type: 'noop' };
+  | { type: 'noop' }
+  | { type: 'materials'; resource: Resource; ref: QueryRef; limit: PageSize; offset: number; index: number; page: number; id: string };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -89,6 +91,12 @@ const LAYOUTS = {
   u: z.tuple([whole(10)]).transform(([watchId]) => ({ type: 'unwatch' as const, watchId })),
   wl: z.tuple([whole(7)]).transform(([offset]) => ({ type: 'watchList' as const, offset })),
   e: z.tuple([ref]).transform(([r]) => ({ type: 'export' as const, ref: r })),
+  mo: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, page, id, r]) => ({ type: 'materials' as const, resource: 'order' as const, limit, offset, index, page, id, ref: r })),
+  ms: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, page, id, r]) => ({ type: 'materials' as const, resource: 'specification' as const, limit, offset, index, page, id, ref: r })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -115,6 +123,8 @@ const encode = (action: CallbackAction): string => {
       return `e:${encodeRef(action.ref)}`;
     case 'noop':
       return 'n';
+    case 'materials':
+      return `${action.resource === 'order' ? 'mo' : 'ms'}:${action.limit}:${action.offset}:${action.index}:${action.page}:${action.id}:${encodeRef(action.ref)}`;
   }
 };
 

@@ -8,19 +8,11 @@ import { detailsRenderer } from '../common/details-view.ts';
 import type { DetailsItem, DetailsSource } from '../common/details-view.ts';
 import { escapeHtml } from '../common/html.ts';
 import { orderSumLine, orderTitleLine } from './card.ts';
-
-/** The text and the code: the list of statuses is not known, so both are worth showing. */
-const statusLine = (order: Order, t: Translate, options: CardOptions): string | null => {
-  const text = clip(order.STATUS_TEXT, options);
-  const code = clip(order.STATUS, options);
-  if (text !== '' && code !== '' && text.toLowerCase() !== code.toLowerCase()) return say(t, 'full.statusWithCode', { text, code });
-  const value = text || code;
-  return value === '' ? null : say(t, 'order.status', { value });
-};
+import { orderStatusLabel } from './status.ts';
 
 const headLines = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): Array<string | null> => [
   order.CRM_ID.trim() === '' ? null : say(t, 'order.crm', { value: clip(order.CRM_ID, options) }),
-  statusLine(order, t, options),
+  orderStatusLabel(order, t, options),
   orderSumLine(order, t, fmt, options),
   order.PREPAYMENT === null ? null : say(t, 'card.prepayment', { value: fmt.money(order.PREPAYMENT) }),
   order.POSITION_WEIGHT_TONN === null ? null : say(t, 'full.weight', { value: fmt.quantity(order.POSITION_WEIGHT_TONN, 'TNE') }),
