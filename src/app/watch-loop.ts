@@ -95,7 +95,9 @@ export const startWatchLoop = ({ config, store, settings, portal, telegram, feat
       withFittedKeyboard(markup && 'inline_keyboard' in markup ? markup.inline_keyboard : [], features, (keyboard) =>
         callBotApi(telegram, 'sendMessage', { ...payload, text: fitHtml(payload.text, features), ...(keyboard.length > 0 && { reply_markup: { inline_keyboard: keyboard } }) }),
       ),
-    render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
+    // When the poll found the change: a time in each reader's zone (a date_time entity).
+    render: (changes, notification, locale) =>
+      renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale], new Date(changes.foundAt)),
     localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,
     isAllowed: (chatId) => mayWatchIn(config.access, chatId),
