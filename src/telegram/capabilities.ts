@@ -87,9 +87,8 @@ export const createServerFeatures = ({ mode, logger }: { mode: TelegramFeatures;
   };
 
   const has = (capability: Capability): boolean => {
-    if (mode === 'legacy') return false;
     if (!read) learn();
-    if (!read || lacking.has(capability)) return false;
+    if (mode === 'legacy' || !read || lacking.has(capability)) return false;
     const since = rank(CAPABILITIES[capability]);
     return since < ceiling && (since <= floor || TRIED_WHEN_UNKNOWN.has(capability));
   };

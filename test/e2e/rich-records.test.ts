@@ -10,7 +10,7 @@ import { serveLargeOrders } from '../support/large-records.ts';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ env: { WATCH_INTERVAL_SECONDS: '1' } });
 });
 afterAll(() => h.close());
 
@@ -210,3 +210,27 @@ describe('inline mode', () => {
     });
   }
 });
+
+describe('times in the reader’s zone', () => {
+  for (const [language, heading, updated] of [['ru', '🔔 Изменения', 'обновлено'], ['en', '🔔 Changes', 'updated']] as const) {
+    it(`${language}: a notification tells when the change was found as a date_time entity over the TIME_ZONE text`, async () => {
+      h.clock.now = new Date('2026-11-23T11:05:00Z');
+      const user = h.api.createUser({ language_code: language });
+      await h.ask(user, '/watch 0007300100');
+      h.portal.advanceDemoClock(60_000);
+      const notification = () => h.api.messagesIn(user.id).find((message) => message.text.startsWith(heading));
+      for (let round = 0; round < 40 && notification() === undefined; round += 1) {
+        h.advance(200);
+        await h.watches().runOnce();
+      }
+      const found = notification();
+      const line = found?.text.split('\n').find((text) => text.startsWith(updated)) ?? '';
+      expect(line).toMatch(new RegExp(`^${updated} 14:0\\d$`));
+      const entity = found?.entities.find((candidate) => candidate.type === 'date_time');
+      expect(entity).toMatchObject({ type: 'date_time', date_time_format: 't', length: 5 });
+      expect(found?.text.slice(entity!.offset, entity!.offset + entity!.length)).toBe(line.slice(-5));
+      expect(found?.buttons.at(-1)).toMatchObject({ style: 'danger' });
+    });
+  }
+});
+

@@ -30,6 +30,8 @@ describe('callback data codec', () => {
     [{ type: 'language', locale: 'en', scope: 'user' }, 'l:en'],
     [{ type: 'language', locale: 'ru', scope: 'chat' }, 'lg:ru'],
     [{ type: 'pageSize', pageSize: 20 }, 'z:20'],
+    [{ type: 'materials', resource: 'order', limit: 5, offset: 10, index: 3, page: 2, id: 'Ab_-9z', ref: { key: 'k1' } }, 'mo:5:10:3:2:Ab_-9z:@k1'],
+    [{ type: 'materials', resource: 'specification', limit: 20, offset: 0, index: 19, page: 0, id: 'abcdef', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'ms:20:0:19:0:abcdef:o0=0007300100'],
   ] as const)('round-trips %j', (action, data) => {
     expect(packCallback(action)).toBe(data);
     expect(unpackCallback(data)).toEqual(action);
@@ -160,5 +162,16 @@ describe('export buttons', () => {
 
   it.each(['e:', 'e', 'e:o9=1', 'e:x0=1', 'e:o2=notadate', 'e:@bad key', 'e:o0= 1', 'ex:o0=1'])('refuses %j', (data) => {
     expect(unpackCallback(data)).toBeUndefined();
+  });
+
+  it('fits a materials button of any query it inlines within 64 bytes, as a record button', () => {
+    const value = 'x'.repeat(64);
+    for (let length = 1; length <= value.length; length += 1) {
+      const query = { resource: 'order', filter: 'STATUS', value: value.slice(0, length) } as const;
+      if (!canInline(query)) break;
+      const data = packCallback({ type: 'materials', resource: 'specification', limit: 20, offset: 9_999_999, index: 99, page: 99, id: 'XXXXXX', ref: { query } });
+      expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
+    }
+    expect(unpackCallback('mo:5:0:0:100:abcdef:@k1')).toBeUndefined();
   });
 });

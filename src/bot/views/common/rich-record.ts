@@ -38,11 +38,11 @@ const rowLength = (cells: readonly RichCell[]): number => cells.reduce((sum, cel
 
 const sectionSize = (section: RichSection): number => (section.kind === 'table' ? section.rows.length : section.items.length);
 
-/** What one entry adds to a part: its blocks and characters. */
+/** What one entry adds to a part: its blocks (a list item and the paragraph it holds are two) and characters. */
 const entryCost = (section: RichSection, index: number): { blocks: number; characters: number } =>
   section.kind === 'table'
     ? { blocks: 1, characters: rowLength(section.rows[index] ?? []) }
-    : { blocks: 1, characters: visibleLength(section.items[index] ?? '') };
+    : { blocks: 2, characters: visibleLength(section.items[index] ?? '') };
 
 /** What a section's slice costs before its entries: the table and its header row; the details block, its summary and list. */
 const sectionCost = (section: RichSection, t: Translate): { blocks: number; characters: number } =>
