@@ -21,6 +21,7 @@ import { runFloorBench } from './floor.ts';
 import { FLOOR_MARKERS, renderFloorSection } from './floor-report.ts';
 import { LAYERS_MARKERS, renderLayersSection, runLayersBench } from './layers.ts';
 import { CHECKS_MARKERS, renderChecksSection, runChecks } from './checks.ts';
+import { RECORDS_MARKERS, renderRecordsSection, runRecordsBench } from './records.ts';
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
@@ -39,6 +40,9 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // `npm run bench` also runs; it writes only its section, with --changes as what changed since the last run.
 // npm run bench -- --checks: V8's tiering and pretenuring under the start command's flags, GC
 // promotion per request, and the memory of an export, the LRU and an upload (bench/checks.ts).
+// npm run bench -- --records [--quick] [--runs 3]: issue 31's record view alone (bench/records.ts:
+// an order of 60 positions refreshed, as a rich message and as today's HTML view, taking turns),
+// which `npm run bench` also runs; it writes only its section.
 // docs/performance.md says what each scenario is for and holds the figures that matter.
 
 // `--replicas` alone is the replicas scenario; `--replicas 2` (with --watch) a number of replicas.
@@ -69,6 +73,7 @@ const { values: args } = parseArgs({
     updates: { type: 'string' },
     bots: { type: 'string' },
     checks: { type: 'boolean', default: false },
+    records: { type: 'boolean', default: false },
   },
 });
 const USERS = Number(args.users);
@@ -287,6 +292,25 @@ const floorScenario = async (temp: string) => {
   return renderFloorSection(result, FLOOR_SETTING, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`, sourceState());
 };
 
+/** Issue 31: the record view as a rich message against today's HTML view; 3 runs (--quick: 1). */
+const RECORDS_SETTING = { users: 50, seconds: SECONDS, warmUpSeconds: 2 };
+const recordsScenario = async (temp: string) => {
+  const result = await runRecordsBench({ ...RECORDS_SETTING, root, temp, runs: Number(args.runs ?? (args.quick ? 1 : 3)), log });
+  return renderRecordsSection(result, RECORDS_SETTING, `npm run bench${shownArgs ? ` -- ${shownArgs}` : ''}`);
+};
+
+const recordsMain = async () => {
+  const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  try {
+    log('the record view: rich message against today’s HTML view');
+    const section = await recordsScenario(temp);
+    process.stdout.write(`\n${section}\n`);
+    writeMarkedSection(outPath, RECORDS_MARKERS, section, { after: FLOOR_MARKERS });
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+};
+
 /** `--bots floor,bot`: the bots a profiled floor run starts (the bot alone unless given). */
 const profiledBots = (): BotName[] => (args.bots ?? 'bot').split(',').filter((name): name is BotName => (BOTS as readonly string[]).includes(name));
 
@@ -385,7 +409,11 @@ const main = async () => {
     log('the floor: framework-free bot, bare Telegraf, the bot');
     const floor = await floorScenario(temp);
 
-    write({ bare, bot0, barePaced, bareSaturated, paced0, run1, run2, store1, store2, metrics0, delayed, bounded }, [floor, replicas].join('\n\n'));
+    // 6. Issue 31: the record view, rich against today's HTML.
+    log('the record view: rich message against today’s HTML view');
+    const records = await recordsScenario(temp);
+
+    write({ bare, bot0, barePaced, bareSaturated, paced0, run1, run2, store1, store2, metrics0, delayed, bounded }, [floor, records, replicas].join('\n\n'));
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
@@ -523,4 +551,4 @@ const checksMain = () => {
 const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
 // The bot is measured as npm start runs it: built first (npm run bench does not run prestart).
 buildAsNpmStart();
-await (args.checks ? checksMain() : args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
+await (args.records ? recordsMain() : args.checks ? checksMain() : args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());

@@ -5,6 +5,10 @@ import { EXPORT_HEAP_PER_ANSWER_BYTE, EXPORT_HEAP_SHARE, WATCH_HEAP_SHARE } from
 import { PAGE_SIZES } from './query.ts';
 import { zoneOf } from './zone.ts';
 
+/** TELEGRAM_FEATURES: auto uses what the Bot API server has of rich messages and the newer buttons; legacy never does. */
+export const TELEGRAM_FEATURE_MODES = ['auto', 'legacy'] as const;
+export type TelegramFeatures = (typeof TELEGRAM_FEATURE_MODES)[number];
+
 // The environment, validated once at start. Every bad value is reported by name.
 
 const idList = z
@@ -145,6 +149,12 @@ const envSchema = z.object({
   STATUS_NAMES_FILE: optionalText,
   // Admins (issue 34): they use the bot and manage who else may, with /allow, /deny, /users and /stats.
   ADMIN_USER_IDS: idList.refine((ids) => [...ids].every((id) => id > 0), "must be users' ids (positive numbers); a group's id is negative"),
+  // Issue 31, records as Telegram draws them now: rich messages and the newer buttons where the Bot API server has them.
+  TELEGRAM_FEATURES: z
+    .string()
+    .default('auto')
+    .transform((value) => value.trim().toLowerCase())
+    .pipe(z.enum(TELEGRAM_FEATURE_MODES, 'must be auto (rich messages and newer buttons where the Bot API server has them) or legacy (never)')),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -264,4 +274,6 @@ const toConfig = (e: Env, heapLimitBytes: number) => ({
   consoleLanguage: e.LANG,
   /** The operator's names of status codes (src/status-names.ts reads it at start); unset: codes alone. */
   statusNamesFile: e.STATUS_NAMES_FILE,
+  /** auto: rich messages and the newer buttons where the Bot API server has them; legacy: never. */
+  telegramFeatures: e.TELEGRAM_FEATURES,
 });

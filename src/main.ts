@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createBot } from './bot/create-bot.ts';
+import { createBot, serverFeaturesOf } from './bot/create-bot.ts';
 import { createExports } from './export/exports.ts';
 import { removeStaleExportDirs } from './export/stale-dirs.ts';
 import { openPortal } from './app/portal.ts';
@@ -129,7 +129,7 @@ const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory, statusNames, usage, circuit: () => portal.portal.state() });
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchLoopFor = (bot: ReturnType<typeof botFor>) =>
-  startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, memory: watchMemory, usage });
+  startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, features: serverFeaturesOf(bot), logger, metrics, memory: watchMemory, usage });
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {

@@ -198,4 +198,10 @@ describe('parseConfig', () => {
     ]);
     expect(problemsOf({ PORTAL_TOKEN: 'secret' })).toEqual([expect.stringContaining('PORTAL_URL')]);
   });
+
+  it('reads TELEGRAM_FEATURES: auto unless legacy, anything else named', () => {
+    expect(parseConfig({}).telegramFeatures).toBe('auto');
+    expect(parseConfig({ TELEGRAM_FEATURES: ' Legacy ' }).telegramFeatures).toBe('legacy');
+    expect(() => parseConfig({ TELEGRAM_FEATURES: 'new' })).toThrow(/TELEGRAM_FEATURES: must be auto .* or legacy/);
+  });
 });

@@ -4,6 +4,8 @@ import type { Logger } from 'pino';
 import { pause } from '../backoff.ts';
 import { callBotApi, type Telegram } from '../telegram/telegraf/core.ts';
 import type { Access } from '../access.ts';
+import type { ServerFeatures } from '../telegram/capabilities.ts';
+import { fitHtml, withFittedKeyboard } from '../telegram/fit.ts';
 import { renderNotification } from '../bot/views/notification.ts';
 import type { Config } from '../config.ts';
 import { createWatchMemory, type MemoryBudget } from '../memory-budget.ts';
@@ -50,6 +52,8 @@ export type WatchLoopOptions = {
   /** The portal past its cache. */
   portal: PortalClient;
   telegram: Pick<Telegram, 'callApi'>;
+  /** What the Bot API server can do: a notification is fitted to it as the bot's answers are (src/telegram/fit.ts). */
+  features: ServerFeatures;
   logger: Logger;
   metrics?: BotMetrics;
   now?: () => number;
@@ -64,7 +68,7 @@ export type WatchLoopOptions = {
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatchLoop = ({ config, access, store, settings, portal, telegram, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage }: WatchLoopOptions) => {
+export const startWatchLoop = ({ config, access, store, settings, portal, telegram, features, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage }: WatchLoopOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
@@ -92,8 +96,13 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
   });
   const sender = createSender({
     store,
-    sendMessage: (payload) => callBotApi(telegram, 'sendMessage', payload),
-    render: (changes, notification, locale) => renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale]),
+    sendMessage: ({ reply_markup: markup, ...payload }) =>
+      withFittedKeyboard(markup && 'inline_keyboard' in markup ? markup.inline_keyboard : [], features, (keyboard) =>
+        callBotApi(telegram, 'sendMessage', { ...payload, text: fitHtml(payload.text, features), ...(keyboard.length > 0 && { reply_markup: { inline_keyboard: keyboard } }) }),
+      ),
+    // When the poll found the change: a time in each reader's zone (a date_time entity).
+    render: (changes, notification, locale) =>
+      renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale], new Date(changes.foundAt)),
     localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
     logger,
     isAllowed: (chatId) => access.mayWatchIn(chatId),

@@ -6,6 +6,8 @@ import type { AccessRequest, AccessStore, Decision } from '../store/access-store
 import type { SettingsStore } from '../store/store.ts';
 import { isChatNotFound, isMessageGone, isNotModified, isUnreachableChat } from '../telegram/errors.ts';
 import type { View } from '../telegram/view.ts';
+import { callBotApi } from '../telegram/telegraf/core.ts';
+import { withFittedKeyboard } from '../telegram/fit.ts';
 import type { BotContext } from './context.ts';
 import { auditAccess } from './access-audit.ts';
 import { fullName, personName, renderAccessRequest, renderDecidedRequest } from './views/access.ts';
@@ -38,7 +40,9 @@ export const createAccessRequests = ({ store, access, settings, logger, defaultL
   const localeOf = async (userId: number): Promise<Locale> => (await settings.user(userId)).locale ?? defaultLanguage;
 
   const send = async (ctx: BotContext, chatId: number, view: View) =>
-    ctx.telegram.sendMessage(chatId, view.text, { parse_mode: 'HTML', link_preview_options: { is_disabled: true }, reply_markup: { inline_keyboard: view.keyboard } });
+    withFittedKeyboard(view.keyboard, ctx.features, (keyboard) =>
+      callBotApi(ctx.telegram, 'sendMessage', { chat_id: chatId, text: view.text, parse_mode: 'HTML', link_preview_options: { is_disabled: true }, reply_markup: { inline_keyboard: keyboard } }),
+    );
 
   /** Each admin's copy edited to the decision; one that is gone or cannot change any more is left. */
   const editCopies = async (ctx: BotContext, request: AccessRequest) => {

@@ -3,6 +3,7 @@ import type { Formatter } from '../format.ts';
 import type { Locale, Translate } from '../i18n.ts';
 import type { PageSize } from '../query.ts';
 import type { CallbackAction } from './callback-data/codec.ts';
+import type { ServerFeatures } from '../telegram/capabilities.ts';
 
 /** Telegraf's context, with what the middleware decides once per update. */
 export interface BotContext extends Context {
@@ -20,6 +21,8 @@ export interface BotContext extends Context {
    * user is told once to slow down, unless `quiet` (a group's chatter read for /autolookup).
    */
   takeQueries(count: number, options?: { quiet?: boolean }): Promise<number>;
+  /** What the Bot API server can do (rich messages, newer buttons), the same for every update of the process. */
+  features: ServerFeatures;
   /** Answers the callback query of this update at most once; true when this call answered it. */
   answerOnce(text?: string, showAlert?: boolean): Promise<boolean>;
 }

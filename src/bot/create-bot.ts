@@ -39,10 +39,11 @@ import { createAccessChanges } from './access-changes.ts';
 import { createAdminFeature } from './features/admin.ts';
 import { createStatsFeature } from './features/stats.ts';
 import { createOnboardingFeature } from './features/onboarding.ts';
+import { createServerFeatures, type ServerFeatures } from '../telegram/capabilities.ts';
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
   store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'>;
@@ -60,12 +61,25 @@ export type BotDeps = {
   usage?: Usage;
   /** The portal's circuit breaker now, for /stats. */
   circuit?: () => string;
+  /** What the Bot API server can do, shared with the watch loop's notifications; made here when not given. */
+  features?: ServerFeatures;
+};
+
+/** What the Bot API server of a bot made by createBot can do: the watch loop's notifications go by it too. */
+export const serverFeaturesOf = (bot: Telegraf<BotContext>): ServerFeatures => {
+  const features = bot.context.features;
+  if (features === undefined) throw new Error('not a bot made by createBot: it has no server features');
+  return features;
 };
 
 /** The bot, with its middleware and features in the order they apply; the fallback last. */
-export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, statusNames, usage, circuit }: BotDeps): Telegraf<BotContext> => {
+export const createBot = ({ token, config, portal, store, logger, demo, metrics, now = () => new Date(), exports, watchMemory, statusNames, usage, circuit, features }: BotDeps): Telegraf<BotContext> => {
   // Telegraf builds each update's context and runs our one chain; why nothing else: createTelegraf.
   const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger, ...(metrics ? { onRateLimited: (method: string) => metrics.telegramRateLimited.inc({ method }) } : {}) });
+  // The server's features, read from getMe once it is known (at start), on every update's context.
+  const serverFeatures = features ?? createServerFeatures({ mode: config.telegramFeatures, logger });
+  serverFeatures.readGetMe(() => bot.botInfo);
+  bot.context.features = serverFeatures;
   const nowMs = () => now().getTime();
   // The environment's lists merged with what admins allowed in the chat (held in memory by the store).
   const access = createAccess(config.access, store.access);

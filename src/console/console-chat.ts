@@ -42,8 +42,8 @@ export const runConsoleChat = async (options: ConsoleChatOptions): Promise<void>
       output.write(`\n⚠️  ${answer.text}\n`);
       return;
     }
-    const { message_id: id, text: html, keyboard } = answer.message;
-    const message = { id, html, keyboard, edited: answer.method === 'editMessageText' };
+    const { message_id: id, text: html, keyboard, rich } = answer.message;
+    const message = { id, html, keyboard, edited: answer.method === 'editMessageText' || answer.method === 'editMessageReplyMarkup', rich };
     const { pressable } = numberButtons(message);
     if (pressable.length > 0) buttons = pressable.map((data) => ({ messageId: id, data }));
     output.write(`${renderConsoleMessage(message, color)}\n`);

@@ -9,18 +9,20 @@ import { sendJson } from '../http/respond.ts';
 // without Telegram: the console chat serves one private chat to the terminal with it, and the
 // benchmark drives many users through it. It validates nothing: that is the strict test
 // emulator's job (test/support/bot-api/). A document (sendDocument, multipart/form-data) is handed
-// over with its bytes, for the console chat to save.
+// over with its bytes, for the console chat to save. It plays a current server (Bot API 10.3, by
+// getMe's keys): rich messages are kept as the html they were sent as.
 
 type Params = Record<string, unknown>;
 
-export type LocalMessage = { message_id: number; chat: { id: number; type: 'private'; first_name: string }; text: string; keyboard: InlineKeyboardButton[][] };
+/** A message the bot sent: `text` is its HTML, or a rich message's html when `rich`. */
+export type LocalMessage = { message_id: number; chat: { id: number; type: 'private'; first_name: string }; text: string; keyboard: InlineKeyboardButton[][]; rich?: boolean };
 
 /** A file the bot sent (sendDocument); `caption` as the bot sent it (HTML when parse_mode says so). */
 export type LocalDocument = { chatId: number; message_id: number; file_name: string; bytes: Buffer; caption: string | undefined; at: number };
 
 /** An answering call of the bot: a message sent or edited, or an alert on a button press. */
 export type LocalAnswer =
-  | { type: 'message'; chatId: number; method: 'sendMessage' | 'editMessageText'; at: number; message: LocalMessage }
+  | { type: 'message'; chatId: number; method: 'sendMessage' | 'sendRichMessage' | 'editMessageText' | 'editMessageReplyMarkup'; at: number; message: LocalMessage }
   | { type: 'alert'; chatId: number; method: 'answerCallbackQuery'; at: number; text: string };
 
 export type LocalBotApiOptions = {
@@ -42,13 +44,27 @@ const MAX_REQUEST_BYTES = 51 * 1024 * 1024;
 
 const badRequest = (description: string) => Object.assign(new Error(description), { status: 400 });
 
+/** getMe's keys up to Bot API 10.3, which a current server always sends: the bot reads its features from them. */
+const CURRENT_GET_ME = {
+  can_connect_to_business: false,
+  has_main_web_app: false,
+  has_topics_enabled: false,
+  allows_users_to_create_topics: false,
+  can_manage_bots: false,
+  supports_guest_queries: false,
+  supports_join_request_queries: false,
+};
+
+/** A rich message's html, as sent (InputRichMessage.html). */
+const richHtml = (params: Params): string => String((params.rich_message as { html?: unknown } | undefined)?.html ?? '');
+
 const keyboardOf = (params: Params): InlineKeyboardButton[][] =>
   (params.reply_markup as { inline_keyboard?: InlineKeyboardButton[][] } | undefined)?.inline_keyboard ?? [];
 
 export type LocalBotApi = Awaited<ReturnType<typeof startLocalBotApi>>;
 
 /** Fields a multipart request carries as JSON text. */
-const JSON_FIELDS = new Set(['reply_markup', 'reply_parameters', 'caption_entities', 'entities', 'link_preview_options']);
+const JSON_FIELDS = new Set(['reply_markup', 'reply_parameters', 'caption_entities', 'entities', 'link_preview_options', 'rich_message']);
 
 /** A JSON body, or a multipart/form-data one (its file parts as Files). */
 const parseBody = async (body: Buffer, contentType: string): Promise<Params> => {
@@ -81,7 +97,8 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined,
     date: now(),
     chat: message.chat,
     from: bot,
-    text: message.text,
+    // Not parsed into blocks: the bot only needs to know a message is rich.
+    ...(message.rich ? { rich_message: { blocks: [] } } : { text: message.text }),
     ...(message.keyboard.length > 0 && { reply_markup: { inline_keyboard: message.keyboard } }),
   });
   const chatOf = (user: User) => {
@@ -102,7 +119,7 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined,
   };
 
   const methods: Record<string, (params: Params) => Promise<unknown> | unknown> = {
-    getMe: () => bot,
+    getMe: () => ({ ...bot, ...CURRENT_GET_ME }),
     deleteWebhook: () => {
       webhook = { url: '', allowed_updates: [] };
       return true;
@@ -147,17 +164,43 @@ export const startLocalBotApi = async ({ bot, token, onAnswer = () => undefined,
       onAnswer({ type: 'message', chatId, method: 'sendMessage', at: performance.now(), message });
       return wire(message);
     },
+    sendRichMessage: (params) => {
+      const chatId = Number(params.chat_id);
+      const message: LocalMessage = {
+        message_id: nextMessageId++,
+        chat: chats.get(chatId) ?? { id: chatId, type: 'private', first_name: '' },
+        text: richHtml(params),
+        keyboard: keyboardOf(params),
+        rich: true,
+      };
+      messages.set(`${chatId}:${message.message_id}`, message);
+      onAnswer({ type: 'message', chatId, method: 'sendRichMessage', at: performance.now(), message });
+      return wire(message);
+    },
     editMessageText: (params) => {
       const chatId = Number(params.chat_id);
       const message = messages.get(`${chatId}:${Number(params.message_id)}`);
       if (!message) throw badRequest('Bad Request: message to edit not found');
       const keyboard = keyboardOf(params);
-      if (message.text === params.text && JSON.stringify(message.keyboard) === JSON.stringify(keyboard)) {
+      const rich = params.rich_message !== undefined;
+      const text = rich ? richHtml(params) : String(params.text);
+      if (rich !== Boolean(message.rich)) throw badRequest("Bad Request: message can't be edited");
+      if (message.text === text && JSON.stringify(message.keyboard) === JSON.stringify(keyboard)) {
         throw badRequest('Bad Request: message is not modified');
       }
-      message.text = String(params.text);
+      message.text = text;
       message.keyboard = keyboard;
       onAnswer({ type: 'message', chatId, method: 'editMessageText', at: performance.now(), message });
+      return wire(message);
+    },
+    editMessageReplyMarkup: (params) => {
+      const chatId = Number(params.chat_id);
+      const message = messages.get(`${chatId}:${Number(params.message_id)}`);
+      if (!message) throw badRequest('Bad Request: message to edit not found');
+      const keyboard = keyboardOf(params);
+      if (JSON.stringify(message.keyboard) === JSON.stringify(keyboard)) throw badRequest('Bad Request: message is not modified');
+      message.keyboard = keyboard;
+      onAnswer({ type: 'message', chatId, method: 'editMessageReplyMarkup', at: performance.now(), message });
       return wire(message);
     },
     deleteMessage: (params) => {

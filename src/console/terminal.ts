@@ -1,11 +1,12 @@
 import type { InlineKeyboardButton } from '../telegram/telegraf/core.ts';
 import { decodeEntities } from '../bot/views/common/html.ts';
+import { richToTerminal } from './rich-text.ts';
 
 // How a bot message looks in a terminal: HTML tags become ANSI styles (or nothing when the output
 // is not a terminal), entities are decoded, buttons are numbered for pressing.
 
-/** A bot message as the terminal shows it. */
-export type ConsoleMessage = { id: number; html: string; keyboard: InlineKeyboardButton[][]; edited: boolean };
+/** A bot message as the terminal shows it: `html` is a rich message's content when `rich`. */
+export type ConsoleMessage = { id: number; html: string; keyboard: InlineKeyboardButton[][]; edited: boolean; rich?: boolean };
 
 export const htmlToTerminal = (html: string, color: boolean): string =>
   decodeEntities(
@@ -18,12 +19,18 @@ export const htmlToTerminal = (html: string, color: boolean): string =>
       .replace(/<[^>]+>/g, ''),
   );
 
-/** Numbers buttons from 1, row by row, and returns the lines to print with the callback data behind each number. */
+/**
+ * Numbers buttons from 1, row by row, and returns the lines to print with the callback data behind
+ * each number. A disabled button is shown in parentheses and a copy button with what it copies;
+ * neither has a number.
+ */
 export const numberButtons = (message: ConsoleMessage) => {
   const pressable: string[] = [];
   const lines = message.keyboard.map((row) =>
     row
       .map((button) => {
+        if ('disabled' in button) return `(${button.text})`;
+        if ('copy_text' in button) return `[${button.text} ⧉ ${button.copy_text.text}]`;
         if (!('callback_data' in button)) return `[${button.text}]`;
         pressable.push(button.callback_data);
         return `[${pressable.length}] ${button.text}`;
@@ -36,7 +43,7 @@ export const numberButtons = (message: ConsoleMessage) => {
 export const renderConsoleMessage = (message: ConsoleMessage, color: boolean): string => {
   const { lines } = numberButtons(message);
   const marker = message.edited ? '(edited) ' : '';
-  const body = htmlToTerminal(message.html, color);
+  const body = message.rich ? richToTerminal(message.html, color) : htmlToTerminal(message.html, color);
   return [`\n🤖 ${marker}${body}`, ...lines.map((line) => `   ${line}`)].join('\n');
 };
 

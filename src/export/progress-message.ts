@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { TelegramError, type Telegram } from '../telegram/telegraf/core.ts';
+import { callBotApi, TelegramError, type Telegram } from '../telegram/telegraf/core.ts';
 import { isMessageGone, isNotModified } from '../telegram/errors.ts';
 import type { View } from '../telegram/view.ts';
 
@@ -36,7 +36,10 @@ export const createProgressMessage = ({
   const edit = async (view: View): Promise<void> => {
     if (gone) return;
     try {
-      await telegram.editMessageText(chatId, messageId, undefined, view.text, {
+      await callBotApi(telegram, 'editMessageText', {
+        chat_id: chatId,
+        message_id: messageId,
+        text: view.text,
         parse_mode: 'HTML',
         link_preview_options: { is_disabled: true },
         reply_markup: { inline_keyboard: view.keyboard },

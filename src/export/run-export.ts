@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Telegram } from '../telegram/telegraf/core.ts';
+import { callBotApi, type Telegram } from '../telegram/telegraf/core.ts';
 import { DATE_FORMATS } from './cell-format.ts';
 import { exportFileName, XLSX_MIME_TYPE } from './file-name.ts';
 import type { Formatter } from '../format.ts';
@@ -109,7 +109,7 @@ export const runExport = async (job: ExportJob, deps: ExportDeps): Promise<void>
   const finish = async (view: View) => {
     if (progress) await progress.show(view);
     if (progress && !progress.gone()) return;
-    await telegram.sendMessage(chatId, view.text, { parse_mode: 'HTML', ...place, ...reply, reply_markup: { inline_keyboard: view.keyboard } });
+    await callBotApi(telegram, 'sendMessage', { chat_id: chatId, text: view.text, parse_mode: 'HTML', ...place, ...reply, reply_markup: { inline_keyboard: view.keyboard } });
   };
 
   /** The temporary directory goes; a failure to remove it is only logged (start-up sweeps old ones). */

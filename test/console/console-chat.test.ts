@@ -50,6 +50,16 @@ describe('console chat', () => {
     expect(stdout).not.toMatch(/<\/?b>|&lt;|&amp;/);
   });
 
+  it('shows a record as a rich message: its table in aligned columns, its copy button with what it copies, disabled ◀ in parentheses', async () => {
+    const { code, stdout, stderr } = await runConsole(['/order 0007300100', '1', '/order status production']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\nNo\. +Code +Material +Qty +Price +Total +Cur\.\n─── +─+/);
+    expect(stdout).toMatch(/\n10 +10012345 +Труба 530х8 К52 ГОСТ 20295-85 +77\.662.t +120,500\.00 +9,358,271\.00 +RUB\n/);
+    expect(stdout).toContain('[📋 0007300100 ⧉ 0007300100]');
+    expect(stdout).toMatch(/\(◀\) {3}\[\d+\] 1\/\d+ {3}\[\d+\] ▶/);
+  });
+
   it('saves an export into DATA_DIR/exports/, not where it was started, printing its path; stderr stays empty', async () => {
     const { code, stdout, stderr, calledFrom, files } = await runConsole(['/export spec ДП-77/2026']);
     expect(stderr).toBe('');

@@ -67,7 +67,7 @@ describe('Excel export', () => {
   it('📊 under results sends every order of the query as a workbook that matches the portal', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const results = await h.ask(user, '/order status production');
-    expect(results.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '1/5', '▶', EXCEL, '🔄 Refresh', '🔔 Watch']);
+    expect(results.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '◀', '1/5', '▶', EXCEL, '🔄 Refresh', '🔔 Watch']);
     const before = h.portal.requests.length;
     const { answer } = await h.press(user, results, h.button(results, EXCEL));
     expect(answer).toMatchObject({ text: 'Preparing the file…', show_alert: false });

@@ -22,7 +22,8 @@ describe('inline mode', () => {
     expect(answer.results).toHaveLength(1);
     const [result] = answer.results as Array<Record<string, unknown>>;
     expect(result).toMatchObject({ type: 'article', title: expect.stringContaining('0007300100') });
-    expect((result!.input_message_content as { message_text: string }).message_text).toContain('0007300100');
+    // Sent as the record's rich message (its table) where the server has them: rich-records.test.ts, rich-fallback.test.ts.
+    expect((result!.input_message_content as { rich_message: { html: string } }).rich_message.html).toContain('0007300100');
   });
 
   it('pages with next_offset', async () => {

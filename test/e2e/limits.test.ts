@@ -17,11 +17,12 @@ describe("within Telegram's limits", () => {
     expect(h.portal.requests.at(-1)).toMatch(/limit=20&offset=0$/);
   });
 
-  it('renders the order with 60 positions, opened at once, in parts', async () => {
+  it('renders the order with 60 positions, opened at once, whole in one rich message', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     const reply = await h.ask(user, '/order 0007300321');
-    expect(reply.text).toMatch(/Positions \(1–\d+ of 60\):/);
-    expect(reply.buttons.map((button) => button.text)).toContain('▶');
+    expect(reply.rich).toBeDefined();
+    expect(reply.text.split('\n').filter((line) => /^\d+ \| \d+ \| /.test(line))).toHaveLength(60);
+    expect(reply.buttons.map((button) => button.text)).not.toContain('▶');
     expect(h.api.failedCalls()).toEqual([]);
   });
 
@@ -37,10 +38,10 @@ describe('when Telegram refuses a call', () => {
   it('logs it, and the next update is served', async () => {
     const user = h.api.createUser({ language_code: 'en' });
     h.api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: something unexpected' }, { chatId: user.id });
-    h.api.sendText({ from: user, text: '/order 0007300100' });
+    h.api.sendText({ from: user, text: '/order status production' });
     await h.settle();
     expect(h.logs.some((line) => line.msg === 'update failed')).toBe(true);
     expect((await h.api.nextBotMessage(user.id)).text).toContain('Something went wrong');
-    expect((await h.ask(user, '/order 0007300100')).text).toMatch(/^Order No\. \d{10} dated /);
+    expect((await h.ask(user, '/order status production')).text).toMatch(/^Orders 1–\d+ of \d+/);
   });
 });

@@ -20,29 +20,18 @@ describe('lookups in a private chat', () => {
         'Номер CRM: CRM-2025-004290',
         'Статус: Производство (production)',
         'Сумма: 9 624 307,00 RUB',
-        'Предоплата: 2 887 292,10',
-        'Вес: 79,473 т',
-        'Метры: 834 м',
-        'Штуки: 73 шт',
+        'Предоплата: 2 887 292,10 RUB',
+        'Количество: 79,473 т · 834 м · 73 шт',
+        // Its positions, one table (a rich message: the emulator's plain text joins the cells with |).
+        '№ | Код | Материал | Кол-во | Цена | Сумма | Вал.',
+        '10 | 10012345 | Труба 530х8 К52 ГОСТ 20295-85 | 77,662 т | 120 500,00 | 9 358 271,00 | RUB',
+        '20 | 10012371 | Труба б/ш 159х6 09Г2С ГОСТ 8732-78 | 80 м | 3 325,45 | 266 036,00 | RUB',
         'обновлено 14:05',
-        '',
-        'Позиции (2):',
-        '• 000010 · Труба 530х8 К52 ГОСТ 20295-85',
-        'код материала 000000000010012345 · 77,662 т · цена 120 500,00 RUB',
-        '• 000020 · Труба б/ш 159х6 09Г2С ГОСТ 8732-78',
-        'код материала 000000000010012371 · 80 м · цена 3 325,45 RUB',
       ].join('\n'),
     );
     expect(reply.reply_to_message_id).toBeUndefined();
     // No list to go back to: no «◀ К списку».
-    expect(reply.buttons.map((button) => button.text)).toEqual([
-      '📦 Заказы · 10012345',
-      '📄 Спецификации · 10012345',
-      '📦 Заказы · 10012371',
-      '📄 Спецификации · 10012371',
-      '🔄 Обновить',
-      '🔔 Следить',
-    ]);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['📦 Заказы с материалом…', '📄 Спецификации с материалом…', '📋 0007300100', '🔄 Обновить', '🔔 Следить']);
     expect(h.portal.requests.at(-1)).toBe('/api/lk/order?SAP_ID=0007300100&limit=5&offset=0');
   });
 
@@ -68,7 +57,7 @@ describe('lookups in a private chat', () => {
     expect(reply.text).toContain('бессрочно');
     expect(reply.text).toContain('не запланировано');
     expect(reply.text).toContain('ООО «СпецСтрой & Ко»');
-    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '1/2', '▶', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
+    expect(reply.buttons.map((button) => button.text)).toEqual(['1', '2', '3', '4', '5', '◀', '1/2', '▶', '📊 Excel', '🔄 Обновить', '🔔 Следить']);
   });
 
   it('says nothing was found, echoing the filter', async () => {

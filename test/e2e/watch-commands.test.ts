@@ -114,7 +114,7 @@ describe('🔔 under results and records', () => {
 
   it('watches one record from its view', async () => {
     const user = h.api.createUser({ language_code: 'ru' });
-    // The one order found opens at once, with its 🔔.
+    // The one order found opens at once, as a rich message, with its 🔔.
     const record = await h.ask(user, '/order 0007300321');
     expect(labels(record)).toContain('🔔 Следить');
     const watched = await h.press(user, record!, h.button(record, '🔔 Следить'));

@@ -73,13 +73,13 @@ describe('main.ts in polling mode', () => {
     f.portal.failNext('http500', 2);
     f.api.sendText({ from: user, text: '/order 0007300117' });
     expect((await f.api.nextBotMessage(user.id)).text).toContain('The portal answered with an error');
-    f.api.failNext('sendMessage', { error_code: 400, description: 'Bad Request: chat not found' }, { chatId: user.id });
+    f.api.failNext('sendRichMessage', { error_code: 400, description: 'Bad Request: chat not found' }, { chatId: user.id });
     f.api.sendText({ from: user, text: '/order 0007300134' });
     await bot.waitForLog((line) => line.msg === 'update failed' || line.msg === 'could not tell the user about a failure');
     await f.api.waitForIdle();
 
     // Telegram asks the bot to slow down once: the call waits and goes through, and is counted.
-    f.api.failNext('sendMessage', { error_code: 429, retry_after: 1 }, { chatId: user.id });
+    f.api.failNext('sendRichMessage', { error_code: 429, retry_after: 1 }, { chatId: user.id });
     f.api.sendText({ from: user, text: '/order 0007300100' });
     expect((await f.api.nextBotMessage(user.id, { after: 0 })).text).toBeDefined();
     await bot.waitForLog((line) => line.msg === 'telegram asked to slow down');
@@ -93,7 +93,7 @@ describe('main.ts in polling mode', () => {
       expect(metrics.body, series).toMatch(new RegExp(`^# TYPE ${series} (gauge|counter|histogram)$`, 'm'));
     }
     expect(metrics.body).toMatch(/^orderbot_build_info\{version="\d+\.\d+\.\d+",node="v24\.[\d.]+"\} 1$/m);
-    expect(metrics.body).toMatch(/^orderbot_telegram_rate_limited_total\{method="sendMessage"\} 1$/m);
+    expect(metrics.body).toMatch(/^orderbot_telegram_rate_limited_total\{method="sendRichMessage"\} 1$/m);
     expect(metrics.body).toMatch(/^orderbot_portal_circuit_state 0$/m);
     expect(metrics.body).toMatch(/^# TYPE orderbot_exports_total counter$/m);
     const own = metrics.body.split('\n').filter((line) => line !== '' && !line.startsWith('#') && !/^(process|nodejs)_/.test(line));
@@ -219,7 +219,7 @@ describe('main.ts in webhook mode', () => {
     bot.child.kill('SIGTERM');
     expect((await bot.exited).code).toBe(0);
     // One answer: the two refused posts were not handled.
-    expect(f.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
+    expect(f.api.callsTo('sendRichMessage', { chatId: user.id })).toHaveLength(1);
     expectNoSecrets(bot, [f.api.token, f.api.token.split(':')[1] ?? '', f.portal.token, secret as string]);
   });
 });

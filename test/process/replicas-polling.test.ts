@@ -50,7 +50,7 @@ describe('two polling replicas on one database', () => {
     f.api.sendText({ from: user, text: '/order 0007300100' });
     expect((await f.api.nextBotMessage(user.id)).text).toMatch(/^Order No\. \d{10} dated /);
     await f.api.waitForIdle();
-    expect(f.api.callsTo('sendMessage', { chatId: user.id })).toHaveLength(1);
+    expect(f.api.callsTo('sendRichMessage', { chatId: user.id })).toHaveLength(1);
     const metrics = async (bot: BotProcess) => (await fetch(`http://127.0.0.1:${bot.port}/metrics`)).text();
     expect(await metrics(leader)).toMatch(/^orderbot_polling_leader 1$/m);
     expect(await metrics(standby)).toMatch(/^orderbot_polling_leader 0$/m);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import type { User } from 'telegraf/types';
-import { createBot } from '../../src/bot/create-bot.ts';
+import { createBot, serverFeaturesOf } from '../../src/bot/create-bot.ts';
 import { createExports } from '../../src/export/exports.ts';
 import { setCommandMenus } from '../../src/bot/commands-menu.ts';
 import { parseConfig } from '../../src/config.ts';
@@ -15,7 +15,7 @@ import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
 import { loadStatusNames } from '../../src/status-names.ts';
 import type { Store } from '../../src/store/store.ts';
-import { startBotApi, type BotMessage } from './bot-api/index.ts';
+import { startBotApi, type BotApiVersion, type BotMessage } from './bot-api/index.ts';
 import { startTestPortal } from './test-portal.ts';
 import { createAccess } from '../../src/access.ts';
 import { createUsage } from '../../src/store/usage.ts';
@@ -28,13 +28,15 @@ export type HarnessOptions = {
   demo?: boolean;
   /** How each launch opens the store in DATA_DIR (a test may cap its size, say). */
   openStore?: (dataDir: string) => Store;
+  /** The Bot API version the emulator plays (an older server); default the current one. */
+  botApiVersion?: BotApiVersion;
 };
 
 /** Where the harness's clock starts: 14:05 in Moscow, TIME_ZONE's default. */
 export const HARNESS_START = new Date('2026-11-23T11:05:00Z');
 
-export const startHarness = async ({ env = {}, demo = false, openStore = (dir) => openSqliteStore({ dataDir: dir }) }: HarnessOptions = {}) => {
-  const api = await startBotApi();
+export const startHarness = async ({ env = {}, demo = false, openStore = (dir) => openSqliteStore({ dataDir: dir }), botApiVersion }: HarnessOptions = {}) => {
+  const api = await startBotApi(botApiVersion === undefined ? {} : { botApiVersion });
   const testPortal = await startTestPortal();
   const dataDir = mkdtempSync(join(tmpdir(), 'bot-store-'));
   /**
@@ -88,7 +90,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     });
     await api.waitForPolling();
     const access = createAccess(config.access, store.access);
-    const watches = startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, logger, metrics, now: nowMs, usage });
+    const watches = startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, features: serverFeaturesOf(bot), logger, metrics, now: nowMs, usage });
     const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
     return {
       inFlight: receiving.inFlight,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../../i18n.ts';
-import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query } from '../../query.ts';
+import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query, type Resource } from '../../query.ts';
 
 // The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
 //   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
@@ -16,6 +16,7 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   qa:<1|0>                                   a group's /autolookup on or off (/settings)
 //   ga  gh                                     a stranger asks for access; /start's "all commands"
 //   gy:<request id>  gn:<request id>           an admin allows or denies an access request
+//   mo:<limit>:<offset>:<index>:<page>:<id>:<ref>  the materials of a record to find orders with (ms: specifications), a page of them
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -37,7 +38,8 @@ export type CallbackAction =
   | { type: 'autolookup'; on: boolean }
   | { type: 'requestAccess' }
   | { type: 'help' }
-  | { type: 'decideAccess'; requestId: number; decision: 'allow' | 'deny' };
+  | { type: 'decideAccess'; requestId: number; decision: 'allow' | 'deny' }
+  | { type: 'materials'; resource: Resource; ref: QueryRef; limit: PageSize; offset: number; index: number; page: number; id: string };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -106,6 +108,12 @@ const LAYOUTS = {
   gh: z.tuple([]).transform(() => ({ type: 'help' as const })),
   gy: z.tuple([whole(15)]).transform(([requestId]) => ({ type: 'decideAccess' as const, requestId, decision: 'allow' as const })),
   gn: z.tuple([whole(15)]).transform(([requestId]) => ({ type: 'decideAccess' as const, requestId, decision: 'deny' as const })),
+  mo: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, page, id, r]) => ({ type: 'materials' as const, resource: 'order' as const, limit, offset, index, page, id, ref: r })),
+  ms: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, page, id, r]) => ({ type: 'materials' as const, resource: 'specification' as const, limit, offset, index, page, id, ref: r })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -142,6 +150,8 @@ const encode = (action: CallbackAction): string => {
       return 'gh';
     case 'decideAccess':
       return `${action.decision === 'allow' ? 'gy' : 'gn'}:${action.requestId}`;
+    case 'materials':
+      return `${action.resource === 'order' ? 'mo' : 'ms'}:${action.limit}:${action.offset}:${action.index}:${action.page}:${action.id}:${encodeRef(action.ref)}`;
   }
 };
 

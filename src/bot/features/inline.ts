@@ -5,6 +5,7 @@ import type { Statuses } from '../statuses.ts';
 import { parseResourceArgs } from '../lookup-args.ts';
 import { asker, type Lookups } from '../lookups.ts';
 import { renderInlineAnswer, renderInlineNoticeResult } from '../views/inline-answer.ts';
+import { answerInline } from '../reply.ts';
 
 /** Results are commercial data: personal to the user, and cached by Telegram only briefly. */
 export const INLINE_CACHE_SECONDS = 10;
@@ -16,14 +17,14 @@ export const createInlineFeature = ({ lookups, access, now = () => new Date(), s
   const feature = createFeature();
   feature.on('inline_query', async (ctx) => {
     const answer = (results: InlineQueryResult[], nextOffset = '') =>
-      ctx.answerInlineQuery(results, { cache_time: INLINE_CACHE_SECONDS, is_personal: true, next_offset: nextOffset });
+      answerInline(ctx, results, { cache_time: INLINE_CACHE_SECONDS, is_personal: true, next_offset: nextOffset });
     if (!access.isAllowedUser(ctx.from.id)) return answer([renderInlineNoticeResult('notAllowed', ctx.t, { id: ctx.from.id })]);
     const args = parseResourceArgs(ctx.inlineQuery.query, { today: ctx.fmt.day(now()) });
     if (!args.ok) return answer([renderInlineNoticeResult('usage', ctx.t)]);
     const offset = /^\d{1,7}$/.test(ctx.inlineQuery.offset) ? Number(ctx.inlineQuery.offset) : 0;
     const query = statuses ? await statuses.codeFor(args.query) : args.query;
     const results = await lookups.fetchPage(query, INLINE_PAGE_SIZE, offset, asker(ctx, 'inline'));
-    const view = renderInlineAnswer(results, ctx.t, ctx.fmt);
+    const view = renderInlineAnswer(results, ctx.t, ctx.fmt, { rich: ctx.features.has('richMessages') });
     return answer(view.results, view.nextOffset);
   });
   return feature;

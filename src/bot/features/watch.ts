@@ -1,12 +1,11 @@
 import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
-import { isMessageGone, isNotModified } from '../../telegram/errors.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
 import type { Statuses } from '../statuses.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { dropButton, isWatchListKeyboard, replaceButton, startButton, stopButton, watchActionOf, watchListOffsetOf } from '../keyboards/watch-button.ts';
 import { asker, type Lookups } from '../lookups.ts';
-import { editView, replyOptions, replyView } from '../reply.ts';
+import { editKeyboard, editView, replyOptions, replyView } from '../reply.ts';
 import { whileTyping } from '../typing.ts';
 import { recordIds, recordsOf } from '../views/resources.ts';
 import { renderWatchList, WATCH_LIST_PAGE } from '../views/watch-list.ts';
@@ -24,15 +23,6 @@ const pressedKeyboard = (ctx: BotContext): InlineKeyboardButton[][] => {
 };
 
 const pressedData = (ctx: BotContext): string => (ctx.callbackQuery && 'data' in ctx.callbackQuery ? ctx.callbackQuery.data : '');
-
-/** Only the keyboard changes; a double tap (the same keyboard) or a message deleted meanwhile is nothing to do. */
-const editKeyboard = async (ctx: BotContext, keyboard: InlineKeyboardButton[][]): Promise<void> => {
-  try {
-    await ctx.editMessageReplyMarkup({ inline_keyboard: keyboard });
-  } catch (error) {
-    if (!isNotModified(error) && !isMessageGone(error)) throw error;
-  }
-};
 
 /** `/watch …` adds a watch, `/watch` alone lists the chat's; 🔔 and 🔕 under results, records and the list. */
 export const createWatchFeature = ({ lookups, watches, intervalMs, now, statuses }: { lookups: Lookups; watches: Watches; intervalMs: number; now: () => Date; statuses?: Statuses }) => {

@@ -7,13 +7,14 @@ export type WatchState = { watchId?: number };
 
 type StartAction = Extract<CallbackAction, { type: 'watch' | 'watchRecord' }>;
 
-/** 🔔: watch what the message shows. */
-export const startButton = (start: StartAction, t: Translate): InlineKeyboardButton => ({ text: t('watch.button.watch'), callback_data: packCallback(start) });
+/** 🔔: watch what the message shows; the message's main action (blue, Bot API 9.4). */
+export const startButton = (start: StartAction, t: Translate): InlineKeyboardButton => ({ text: t('watch.button.watch'), callback_data: packCallback(start), style: 'primary' });
 
-/** 🔕: stop that watch. */
+/** 🔕: stop that watch (red). */
 export const stopButton = (watchId: number, t: Translate): InlineKeyboardButton => ({
   text: t('watch.button.stop'),
   callback_data: packCallback({ type: 'unwatch', watchId }),
+  style: 'danger',
 });
 
 /** 🔕 when the chat watches it, else 🔔 with `start`, the action that watches it. */

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createTranslator, perLocale, resolveLocale, type Locale } from '../../i18n.ts';
 import { isTransient, PortalError } from '../../portal/errors.ts';
 import type { BotContext } from '../context.ts';
-import { replyOptions } from '../reply.ts';
+import { answerInline, replyOptions } from '../reply.ts';
 import { isUnreachableChat } from '../../telegram/errors.ts';
 import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
@@ -50,7 +50,7 @@ export const errorBoundary = (logger: Logger, defaultLanguage: Locale): Middlewa
       try {
         if (ctx.inlineQuery) {
           // Not cached: the next keystroke should ask the portal again.
-          await ctx.answerInlineQuery([renderInlineNoticeResult('failed', t)], { cache_time: 0, is_personal: true });
+          await answerInline(ctx, [renderInlineNoticeResult('failed', t)], { cache_time: 0, is_personal: true });
           return;
         }
         if (ctx.callbackQuery && (await alert(ctx, text))) return;

@@ -5,14 +5,18 @@ import type { Results } from '../../portal/client.ts';
 import { renderInlineNotice } from './inline-notice.ts';
 import { recordsOf, withViews } from './resources.ts';
 
-type Rendered = { id: string; title: string; description: string; text: string };
+/** `rich`: the record in full as a rich message (its table), sent in place of the card `text` where the server has them. */
+type Rendered = { id: string; title: string; description: string; text: string; rich?: string };
 
-const toArticle = ({ id, title, description, text }: Rendered): InlineQueryResultArticle => ({
+const toArticle = ({ id, title, description, text, rich }: Rendered): InlineQueryResultArticle => ({
   type: 'article',
   id,
   title,
   description,
-  input_message_content: { message_text: text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } },
+  input_message_content:
+    rich === undefined
+      ? { message_text: text, parse_mode: 'HTML', link_preview_options: { is_disabled: true } }
+      : { rich_message: { html: rich } },
 });
 
 /** Telegram's limit for a result id. */
@@ -49,15 +53,19 @@ const uniqueResults = (rendered: readonly Rendered[]): Rendered[] => {
   return [...byId.values()];
 };
 
-/** One article per distinct record, and the offset of the next page (by the portal's count) when there is one. */
-export const renderInlineAnswer = (results: Results, t: Translate, fmt: Formatter) => {
+/**
+ * One article per distinct record, and the offset of the next page (by the portal's count) when
+ * there is one. With `rich` (the server has rich messages) a chosen record is sent as its rich
+ * view (InputRichMessageContent: its table), its short card the description; else the card as HTML.
+ */
+export const renderInlineAnswer = (results: Results, t: Translate, fmt: Formatter, { rich = false }: { rich?: boolean } = {}) => {
   const { query, page, paging } = results;
   if (page.items.length === 0) return { results: [toArticle(renderInlineNotice('nothingFound', t, { query }, fmt))], nextOffset: '' };
   const next = paging.offset + page.items.length;
-  return {
-    results: uniqueResults(withViews(recordsOf(results), (items, views) => items.map((record) => views.inline(record, t, fmt)))).map(toArticle),
-    nextOffset: next < page.total ? String(next) : '',
-  };
+  const rendered = withViews(recordsOf(results), (items, views) =>
+    items.map((record): Rendered => ({ ...views.inline(record, t, fmt), ...(rich ? { rich: views.rich(record, 0, t, fmt).html } : {}) })),
+  );
+  return { results: uniqueResults(rendered).map(toArticle), nextOffset: next < page.total ? String(next) : '' };
 };
 
 export const renderInlineNoticeResult = (kind: Parameters<typeof renderInlineNotice>[0], t: Translate, params?: Parameters<typeof renderInlineNotice>[2]) =>

@@ -82,7 +82,7 @@ const keyboardOf = (changeSet: ChangeSet, shown: readonly Block[], target: Watch
   if (shown.length < changeSet.changes.length && canInline(target.query)) {
     last.push({ text: t('notification.showQuery'), callback_data: packCallback({ type: 'lookup', ref: { query: target.query } }) });
   }
-  last.push({ text: t('notification.stop'), callback_data: packCallback({ type: 'unwatch', watchId }) });
+  last.push({ text: t('notification.stop'), callback_data: packCallback({ type: 'unwatch', watchId }), style: 'danger' });
   return [...rows, last];
 };
 

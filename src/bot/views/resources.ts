@@ -12,9 +12,13 @@ import { renderOrderDetails } from './order/details.ts';
 import { orderExportSheets } from './order/export.ts';
 import { renderOrderInline } from './order/inline.ts';
 import { renderSpecCard } from './specification/card.ts';
-import { renderSpecDetails } from './specification/details.ts';
+import { relatedOrders, renderSpecDetails } from './specification/details.ts';
 import { specExportSheets } from './specification/export.ts';
 import { renderSpecInline } from './specification/inline.ts';
+import { renderOrderRich } from './order/rich.ts';
+import { renderSpecRich } from './specification/rich.ts';
+import type { RichRecord } from './common/rich-record.ts';
+import type { Material } from '../keyboards/materials.ts';
 
 // One table of what each resource shows, keyed by the resource. A new way of showing records (a
 // change notification, an export row) is one more entry for each resource here.
@@ -26,6 +30,14 @@ export type ResourceViews<R> = {
   /** The record in full, one part of it; `fetchedAt` gives the «обновлено 14:05» line. */
   details(record: R, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date): DetailsView;
   inline(record: R, t: Translate, fmt: Formatter): InlineItem;
+  /** The record in full as a rich message (one part of it: the whole record, unless past Telegram's limits). */
+  rich(record: R, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date): RichRecord;
+  /** What its copy button shows and copies: its number as people quote it. */
+  copy(record: R, t: Translate): { label: string; text: string };
+  /** The materials of its positions, each once. */
+  materials(record: R): Material[];
+  /** The SAP numbers of its production requests, each once (specifications). */
+  requests(record: R): string[];
   /** The records as workbook sheets (src/export/write-workbook.ts writes them). */
   exportSheets(records: readonly R[], t: Translate, fmt: Formatter): Sheet[];
 };
@@ -37,6 +49,10 @@ const RESOURCE_VIEWS: { order: ResourceViews<Order>; specification: ResourceView
     details: renderOrderDetails,
     inline: renderOrderInline,
     exportSheets: orderExportSheets,
+    rich: renderOrderRich,
+    copy: (order) => ({ label: order.SAP_ID.trim(), text: order.SAP_ID.trim() }),
+    materials: (order) => materialsOf(order.POSITION),
+    requests: () => [],
   },
   specification: {
     sapId: (spec) => spec.SAP_ID,
@@ -44,7 +60,26 @@ const RESOURCE_VIEWS: { order: ResourceViews<Order>; specification: ResourceView
     details: renderSpecDetails,
     inline: renderSpecInline,
     exportSheets: specExportSheets,
+    rich: renderSpecRich,
+    copy: (spec, t) => {
+      const contract = spec.CONTRACT_NUMBER.trim();
+      const number = spec.SPECIFICATION_NUMBER.trim();
+      if (contract === '' || number === '') return { label: spec.SAP_ID.trim(), text: spec.SAP_ID.trim() };
+      return { label: t('rich.copySpecLabel', { contract, number }), text: t('rich.copySpec', { contract, number }) };
+    },
+    materials: (spec) => materialsOf(spec.POSITION),
+    requests: (spec) => relatedOrders(spec).flatMap((order) => (order.SAP_ID.trim() === '' ? [] : [order.SAP_ID.trim()])),
   },
+};
+
+/** The materials of positions, by code, each once (the first name it has). */
+const materialsOf = (positions: ReadonlyArray<{ MATERIAL_SAP_ID: string; MATERIAL_NAME: string }>): Material[] => {
+  const byCode = new Map<string, string>();
+  for (const position of positions) {
+    const code = position.MATERIAL_SAP_ID.trim();
+    if (code !== '' && !byCode.has(code)) byCode.set(code, position.MATERIAL_NAME.trim());
+  }
+  return [...byCode].map(([code, name]) => ({ code, name }));
 };
 
 /** The records of a page of results. */

@@ -1,4 +1,5 @@
 import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
+import { pagerRow } from '../keyboards/pager.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Watch } from '../../store/watch-store.ts';
@@ -36,6 +37,7 @@ export const renderWatchList = (watches: readonly Watch[], offset: number, t: Tr
   const stops: InlineKeyboardButton[] = shown.map((watch, index) => ({
     text: t('watch.button.stopNumbered', { n: from + index + 1 }),
     callback_data: packCallback({ type: 'unwatch', watchId: watch.id }),
+    style: 'danger',
   }));
   const rows: InlineKeyboardButton[][] = [];
   for (let start = 0; start < stops.length; start += STOP_BUTTONS_PER_ROW) rows.push(stops.slice(start, start + STOP_BUTTONS_PER_ROW));
@@ -45,9 +47,6 @@ export const renderWatchList = (watches: readonly Watch[], offset: number, t: Tr
 const renderListPager = (offset: number, total: number, t: Translate): InlineKeyboardButton[][] => {
   const nav = pageNavigation({ offset, limit: WATCH_LIST_PAGE, total });
   if (nav.pages <= 1) return [];
-  const row: InlineKeyboardButton[] = [];
-  if (nav.prev !== undefined) row.push({ text: t('pager.prev'), callback_data: packCallback({ type: 'watchList', offset: nav.prev }) });
-  row.push({ text: t('pager.position', { page: nav.page, pages: nav.pages }), callback_data: packCallback({ type: 'noop' }) });
-  if (nav.next !== undefined) row.push({ text: t('pager.next'), callback_data: packCallback({ type: 'watchList', offset: nav.next }) });
-  return [row];
+  const to = (at: number | undefined) => (at === undefined ? undefined : packCallback({ type: 'watchList', offset: at }));
+  return [pagerRow(t, nav, to(nav.prev), to(nav.next))];
 };

@@ -14,19 +14,10 @@ export type { Middleware, MiddlewareFn, MiddlewareObj, Telegraf };
 
 // The Bot API's shapes as Telegraf's Context knows them (typegram 7.1), in one place: switching
 // them to @grammyjs/types (newer methods are typed from it already) is a change of this line.
-export type {
-  BotCommand,
-  CallbackQuery,
-  Chat,
-  InlineKeyboardButton,
-  InlineQuery,
-  InlineQueryResult,
-  InlineQueryResultArticle,
-  Message,
-  Update,
-  User,
-  UserFromGetMe,
-} from 'telegraf/types';
+export type { BotCommand, CallbackQuery, Chat, InlineQuery, Message, Update, User, UserFromGetMe } from 'telegraf/types';
+// What the bot draws, as the Bot API has it now (styled, copy and disabled buttons; rich results):
+// sent through callBotApi, never through Telegraf's helpers, which know typegram 7.1's.
+export type { InlineKeyboardButton, InlineQueryResult, InlineQueryResultArticle } from '@grammyjs/types';
 
 /** An update type for `allowed_updates`. */
 export type UpdateType = Convenience.UpdateType;

@@ -34,6 +34,8 @@ describe('callback data codec', () => {
     [{ type: 'openRecord', limit: 20, offset: 9999980, index: 19, id: 'abcdef', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'qo:20:9999980:19:abcdef:o0=0007300100'],
     [{ type: 'autolookup', on: true }, 'qa:1'],
     [{ type: 'autolookup', on: false }, 'qa:0'],
+    [{ type: 'materials', resource: 'order', limit: 5, offset: 10, index: 3, page: 2, id: 'Ab_-9z', ref: { key: 'k1' } }, 'mo:5:10:3:2:Ab_-9z:@k1'],
+    [{ type: 'materials', resource: 'specification', limit: 20, offset: 0, index: 19, page: 0, id: 'abcdef', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'ms:20:0:19:0:abcdef:o0=0007300100'],
   ] as const)('round-trips %j', (action, data) => {
     expect(packCallback(action)).toBe(data);
     expect(unpackCallback(data)).toEqual(action);
@@ -181,5 +183,16 @@ describe('access buttons', () => {
 
   it.each(['ga:1', 'gh:', 'gy', 'gy:', 'gy:-1', 'gy:042', 'gy:1e3', 'gy:1:2', 'gn:9999999999999999', 'gx:1', 'g'])('refuses %s', (data) => {
     expect(unpackCallback(data)).toBeUndefined();
+  });
+
+  it('fits a materials button of any query it inlines within 64 bytes, as a record button', () => {
+    const value = 'x'.repeat(64);
+    for (let length = 1; length <= value.length; length += 1) {
+      const query = { resource: 'order', filter: 'STATUS', value: value.slice(0, length) } as const;
+      if (!canInline(query)) break;
+      const data = packCallback({ type: 'materials', resource: 'specification', limit: 20, offset: 9_999_999, index: 99, page: 99, id: 'XXXXXX', ref: { query } });
+      expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
+    }
+    expect(unpackCallback('mo:5:0:0:100:abcdef:@k1')).toBeUndefined();
   });
 });

@@ -4,6 +4,7 @@ import { createTranslator } from '../../../src/i18n.ts';
 import { StoreUnavailableError } from '../../../src/store/errors.ts';
 import type { LimitStore } from '../../../src/store/store.ts';
 import { captureLogs } from '../../support/logs.ts';
+import { createServerFeatures } from '../../../src/telegram/capabilities.ts';
 
 // Updates as the limiters read them, and what the bot said back: enough of Telegraf's context for
 // the access and flood middlewares, which only reply, answer presses and call `next`.
@@ -36,6 +37,14 @@ export const createChats = () => {
       inlineQuery: inline ? { id: '1', from: user, query: 'q', offset: '' } : undefined,
       t: createTranslator('en'),
       reply: async (replyText: string) => void said.push({ chatId: chat.id, text: replyText }),
+      // Answers that go through the Bot API directly (src/bot/reply.ts), as a legacy server gets them.
+      features: createServerFeatures({ mode: 'legacy', logger: captureLogs().logger }),
+      telegram: {
+        callApi: async (method: string, payload: { chat_id?: number; text?: string }) => {
+          if (method === 'sendMessage') said.push({ chatId: payload.chat_id, text: payload.text ?? '' });
+          return { message_id: 1 };
+        },
+      },
       answerOnce: async (answerText?: string, alert = false) => {
         answers.push({ text: answerText, alert });
         return true;

@@ -60,3 +60,21 @@ describe('inline answer with repeated records', () => {
     ]);
   });
 });
+
+describe('inline answer where the server has rich messages', () => {
+  test('a record is sent as its rich view (its table), the title and the short card over it as before', () => {
+    const results: Results = {
+      resource: 'order',
+      query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' },
+      paging: { limit: 20, offset: 0 },
+      page: { items: [makeOrder()], total: 1, limit: 20, offset: 0 },
+    };
+    const plain = renderInlineAnswer(results, t, fmt).results[0];
+    const rich = renderInlineAnswer(results, t, fmt, { rich: true }).results[0];
+    expect(rich).toEqual({
+      ...plain,
+      input_message_content: { rich_message: { html: expect.stringMatching(/^<h3><b>Order No\. 0007300100<\/b> dated 15 Mar 2026<\/h3>.*<table bordered striped>.*<\/table>$/) } },
+    });
+    expect(plain?.input_message_content).toMatchObject({ message_text: expect.stringContaining('Order No. 0007300100'), parse_mode: 'HTML' });
+  });
+});

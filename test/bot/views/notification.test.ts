@@ -39,7 +39,7 @@ describe('a notification', () => {
     expect(view.text).toBe(
       [
         '🔔 Изменения: заказы, номер SAP «0007300100»',
-        '<i>обновлено 14:05</i>',
+        '<i>обновлено <tg-time unix="1773572700" format="t">14:05</tg-time></i>',
         '',
         '🔔 <b>Заказ № 0007300100</b> от 15.03.2026',
         'Статус: Производство → Отгружен',
@@ -166,7 +166,7 @@ describe('within Telegram\'s limits', () => {
     const view = renderNotification(manyOrders(300), { query: longQuery }, 9, en.t, en.fmt);
     expect(sendable(view.text).text.length).toBeLessThanOrEqual(4096);
     expect(view.text).toMatch(/\n\n… and \d+ more records changed$/);
-    expect(view.keyboard.at(-1)).toEqual([{ text: '🔕 Stop watching', callback_data: 'u:9' }]);
+    expect(view.keyboard.at(-1)).toEqual([{ text: '🔕 Stop watching', callback_data: 'u:9', style: 'danger' }]);
   });
 
   test('nothing left out: no "more" line and no query button', () => {

@@ -148,22 +148,22 @@ describe('when the page was fetched', () => {
 
   test('the time of day in Moscow under the filter, when fetched today', () => {
     expect(renderResultsText(withTime({ fetchedAt }), ru.t, ru.fmt)).toMatch(
-      /^<b>Заказы 1–1 из 1<\/b>\nПоиск: номер SAP «0007300100»\n<i>обновлено 14:05<\/i>\n\n<b>1\.<\/b> <b>Заказ № 0007300100<\/b>/,
+      /^<b>Заказы 1–1 из 1<\/b>\nПоиск: номер SAP «0007300100»\n<i>обновлено <tg-time unix="1795431900" format="t">14:05<\/tg-time><\/i>\n\n<b>1\.<\/b> <b>Заказ № 0007300100<\/b>/,
     );
     expect(renderResultsText(withTime({ fetchedAt, now: new Date('2026-11-23T20:00:00Z') }), en.t, en.fmt)).toMatch(
-      /^<b>Orders 1–1 of 1<\/b>\nSearch: SAP no\. “0007300100”\n<i>updated 14:05<\/i>\n\n/,
+      /^<b>Orders 1–1 of 1<\/b>\nSearch: SAP no\. “0007300100”\n<i>updated <tg-time unix="1795431900" format="t">14:05<\/tg-time><\/i>\n\n/,
     );
   });
 
   test('with the date when that was another day in Moscow', () => {
     const now = new Date('2026-11-23T21:00:00Z');
-    expect(renderResultsText(withTime({ fetchedAt, now }), ru.t, ru.fmt).split('\n')[2]).toBe('<i>обновлено 23.11.2026 14:05</i>');
-    expect(renderResultsText(withTime({ fetchedAt, now }), en.t, en.fmt).split('\n')[2]).toBe('<i>updated 23 Nov 2026, 14:05</i>');
+    expect(renderResultsText(withTime({ fetchedAt, now }), ru.t, ru.fmt).split('\n')[2]).toBe('<i>обновлено <tg-time unix="1795431900" format="dt">23.11.2026 14:05</tg-time></i>');
+    expect(renderResultsText(withTime({ fetchedAt, now }), en.t, en.fmt).split('\n')[2]).toBe('<i>updated <tg-time unix="1795431900" format="dt">23 Nov 2026, 14:05</tg-time></i>');
   });
 
   test('in the time zone the formatter was made for', () => {
     const utc = createFormatter('en', 'UTC');
-    expect(renderResultsText(withTime({ fetchedAt }), en.t, utc).split('\n')[2]).toBe('<i>updated 11:05</i>');
+    expect(renderResultsText(withTime({ fetchedAt }), en.t, utc).split('\n')[2]).toBe('<i>updated <tg-time unix="1795431900" format="t">11:05</tg-time></i>');
   });
 
   test('no line without fetchedAt, and the line is valid Telegram HTML', () => {

@@ -57,11 +57,15 @@ describe('the /watch list', () => {
   it('pages by ten with ◀ ▶, and shows the last page when the list got shorter', () => {
     const watches = Array.from({ length: 23 }, (_, index) => watch(index + 1));
     const first = renderWatchList(watches, 0, en.t, en.fmt, now);
-    expect(labels(first.keyboard).at(-1)).toEqual(['1/3', '▶']);
-    expect(first.keyboard.flat()).toHaveLength(10 + 2);
+    // ◀ on the first page and ▶ on the last are there, disabled.
+    expect(labels(first.keyboard).at(-1)).toEqual(['◀', '1/3', '▶']);
+    expect(first.keyboard.at(-1)?.[0]).toEqual({ text: '◀', disabled: {} });
+    expect(first.keyboard.flat()).toHaveLength(10 + 3);
     const last = renderWatchList(watches, 40, en.t, en.fmt, now);
     expect(last.text.split('\n')[0]).toBe('<b>Watches 21–23 of 23</b>');
-    expect(labels(last.keyboard)).toEqual([['🔕 21', '🔕 22', '🔕 23'], ['◀', '3/3']]);
+    expect(labels(last.keyboard)).toEqual([['🔕 21', '🔕 22', '🔕 23'], ['◀', '3/3', '▶']]);
+    expect(last.keyboard.at(-1)?.[2]).toEqual({ text: '▶', disabled: {} });
+    expect(last.keyboard[0]?.[0]).toMatchObject({ style: 'danger' });
   });
 
   it('empty: says how to add one, in both languages', () => {

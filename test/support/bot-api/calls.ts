@@ -1,6 +1,7 @@
 // The record of every request the bot made, and the errors tests queue up with failNext.
 import type { ResponseParameters } from 'telegraf/types';
 import { BotApiError } from './errors.ts';
+import type { BotApiVersion } from './versions.ts';
 
 export type ApiResponse =
   | { ok: true; result: unknown }
@@ -23,6 +24,8 @@ export interface ApiCall {
   /** answered by failNext rather than by the emulated method */
   injected: boolean;
   aborted: boolean;
+  /** fields the server ignored, being older than they are (startBotApi's botApiVersion); `params` holds them as sent */
+  ignored: Array<{ field: string; since: BotApiVersion }>;
 }
 
 export interface InjectedFailure {
@@ -53,7 +56,7 @@ const DEFAULT_DESCRIPTIONS: Record<number, string> = {
 
 const JSON_FIELDS = [
   'reply_markup', 'entities', 'caption_entities', 'reply_parameters', 'link_preview_options', 'commands', 'scope', 'allowed_updates', 'results',
-  'button',
+  'button', 'rich_message',
 ];
 
 interface QueuedFailure {

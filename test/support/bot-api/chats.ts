@@ -1,9 +1,10 @@
-import type { MessageOrigin, PhotoSize } from '@grammyjs/types';
-import type { Chat, InlineKeyboardMarkup, Message, MessageEntity, User } from 'telegraf/types';
+import type { InlineKeyboardMarkup, MessageEntity, MessageOrigin, PhotoSize } from '@grammyjs/types';
+import type { Chat, Message, User } from 'telegraf/types';
 import { badRequest, CHAT_NOT_FOUND, forbidden } from './errors.ts';
 import type { MemberRecord } from './members.ts';
 import type { Params } from './params.ts';
 import type { ParseMode } from './text.ts';
+import type { StoredRich } from './rich-message.ts';
 
 export type EmulatedChat = Chat.PrivateChat | Chat.GroupChat | Chat.SupergroupChat;
 
@@ -48,6 +49,8 @@ export interface StoredMessage {
   photo?: PhotoSize[];
   /** a forwarded message: where it first came from */
   forward_origin?: MessageOrigin;
+  /** sendRichMessage: the rich message; text is then its plain text, entities empty */
+  rich?: StoredRich;
 }
 
 export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
@@ -164,11 +167,13 @@ export class ChatStore {
       ...(message.is_topic_message ? { is_topic_message: true as const } : {}),
       ...(message.forward_origin === undefined ? {} : { forward_origin: structuredClone(message.forward_origin) }),
       ...(withReply && replied ? { reply_to_message: this.toApiMessage(replied, false) } : {}),
-      ...(message.document !== undefined
-        ? documentFields(message.document, message.text, message.entities)
-        : message.photo !== undefined
-          ? { photo: structuredClone(message.photo), ...captionFields(message.text, message.entities) }
-          : { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }),
+      ...(message.rich !== undefined
+        ? { rich_message: { blocks: structuredClone(message.rich.blocks) } }
+        : message.document !== undefined
+          ? documentFields(message.document, message.text, message.entities)
+          : message.photo !== undefined
+            ? { photo: structuredClone(message.photo), ...captionFields(message.text, message.entities) }
+            : { text: message.text, ...(message.entities.length === 0 ? {} : { entities: structuredClone(message.entities) }) }),
       ...(message.reply_markup === undefined ? {} : { reply_markup: structuredClone(message.reply_markup) }),
     };
     return result as Message.TextMessage;

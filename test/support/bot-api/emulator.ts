@@ -22,6 +22,7 @@ import { toBotMessage, toSentDocument } from './views.ts';
 import type { BotMessage, SentDocument } from './views.ts';
 import type { WaitOptions } from './waits.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookTarget } from './webhook-delivery.ts';
+import type { BotApiVersion, IgnoredField } from './versions.ts';
 
 /** An emulated api.telegram.org for one bot, plus the users around it. Create with startBotApi(). */
 export class BotApi {
@@ -147,6 +148,19 @@ export class BotApi {
 
   callsTo(method: string, filter: { chatId?: number } = {}): ApiCall[] {
     return this.log.calls.filter((c) => c.method === method && (filter.chatId === undefined || c.chatId === filter.chatId));
+  }
+
+  /**
+   * Fields of the bot's requests that the server ignored, being older than they are (startBotApi's
+   * botApiVersion): a test fails on them where the bot should have known better.
+   */
+  ignoredFields(): IgnoredField[] {
+    return this.log.calls.flatMap((call) => call.ignored.map(({ field, since }) => ({ seq: call.seq, method: call.method, field, since })));
+  }
+
+  /** The Bot API version this server plays. */
+  get botApiVersion(): BotApiVersion {
+    return this.state.options.botApiVersion;
   }
 
   /** Calls Telegram refused, except the ones a test injected with failNext. */

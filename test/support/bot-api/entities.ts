@@ -1,6 +1,6 @@
 // Message entities: ordering, the `entities` parameter, trimming, and the entities Telegram adds
 // to incoming user text. Offsets and lengths are UTF-16 code units, which is what JS strings index.
-import type { MessageEntity } from 'telegraf/types';
+import type { MessageEntity } from '@grammyjs/types';
 import { badRequest } from './errors.ts';
 import type { ParsedText } from './html.ts';
 
@@ -56,6 +56,11 @@ function entityOfType(type: string, offset: number, length: number, item: Record
       const user = item.user as { id?: unknown } | undefined;
       if (typeof user?.id !== 'number') throw badRequest("can't parse MessageEntity: Field \"user\" must be of type Object");
       return { type, offset, length, user: { id: user.id, is_bot: false, first_name: '' } };
+    }
+    case 'date_time': {
+      const format = typeof item.date_time_format === 'string' ? item.date_time_format : '';
+      if (!Number.isInteger(item.unix_time) || !/^(r|w?[dD]?[tT]?)$/.test(format)) throw badRequest("can't parse MessageEntity: wrong date_time entity");
+      return { type, offset, length, unix_time: item.unix_time as number, date_time_format: format as Extract<MessageEntity, { type: 'date_time' }>['date_time_format'] };
     }
     case 'custom_emoji':
       if (typeof item.custom_emoji_id !== 'string' || !/^[1-9][0-9]*$/.test(item.custom_emoji_id)) {

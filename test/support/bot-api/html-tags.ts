@@ -1,5 +1,5 @@
 // What each closed HTML tag becomes, after tdlib's parse_html (including its pre/code pairing).
-import type { MessageEntity } from 'telegraf/types';
+import type { MessageEntity } from '@grammyjs/types';
 import type { BotApiError } from './errors.ts';
 
 export interface OpenTag {
@@ -41,6 +41,8 @@ export function closeEntity(top: OpenTag, out: string, raw: RawEntity[], fail: (
       return add({ type: 'spoiler', offset, length });
     case 'blockquote':
       return add({ type: top.argument === 'expandable' ? 'expandable_blockquote' : 'blockquote', offset, length } as MessageEntity);
+    case 'tg-time':
+      return add(dateTimeEntity(top.argument, offset, length, fail));
     case 'tg-emoji':
       if (!/^[0-9]+$/.test(top.argument) || /^0+$/.test(top.argument)) {
         throw fail('Invalid custom emoji identifier specified');
@@ -72,4 +74,18 @@ function addLink(url: string, offset: number, length: number, add: (entity: Mess
   // Telegram drops links it cannot check instead of failing the message
   const checked = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `http://${url}`;
   if (URL.canParse(checked) && !/\s/.test(url)) add({ type: 'text_link', offset, length, url: checked });
+}
+
+const DATE_TIME_FORMAT = /^(r|w?[dD]?[tT]?)$/;
+type DateTimeFormat = Extract<MessageEntity, { type: 'date_time' }>['date_time_format'];
+const isDateTimeFormat = (format: string): format is DateTimeFormat => DATE_TIME_FORMAT.test(format);
+
+/** <tg-time unix="…" format="…"> (Bot API 9.5): `format` is optional and must match r|w?[dD]?[tT]?. */
+function dateTimeEntity(argument: string, offset: number, length: number, fail: (detail: string) => BotApiError): MessageEntity {
+  const fields = Object.fromEntries(argument.split(';').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
+  const unix = fields.unix === undefined ? Number.NaN : Number(fields.unix);
+  if (!Number.isInteger(unix) || unix < 0) throw fail('Tag "tg-time" must have a valid attribute "unix"');
+  const format = fields.format ?? '';
+  if (!isDateTimeFormat(format)) throw fail(`Invalid date and time format "${format}" specified`);
+  return { type: 'date_time', offset, length, unix_time: unix, date_time_format: format };
 }

@@ -1,11 +1,12 @@
 // Telegram's HTML parse mode, following tdlib's parse_html (td/telegram/MessageEntity.cpp) closely
 // enough that its error descriptions and byte offsets come out the same.
-import type { MessageEntity } from 'telegraf/types';
+import type { MessageEntity } from '@grammyjs/types';
 import { badRequest } from './errors.ts';
 import type { BotApiError } from './errors.ts';
 import { sortEntities } from './entities.ts';
 import { closeEntity } from './html-tags.ts';
 import type { OpenTag, RawEntity } from './html-tags.ts';
+import { atLeast, CURRENT_BOT_API_VERSION, HTML_TAGS_SINCE, type BotApiVersion } from './versions.ts';
 
 export interface ParsedText {
   text: string;
@@ -18,12 +19,20 @@ export interface HtmlOptions {
    * a bot that forgets `&amp;` usually forgets `&lt;` too: reject it unless this is false.
    */
   strictAmpersand?: boolean;
+  /** The server's Bot API version: a tag newer than it is unknown to its parser (default: the current one). */
+  version?: BotApiVersion;
 }
 
 const SUPPORTED_TAGS = new Set([
   'a', 'b', 'strong', 'i', 'em', 's', 'strike', 'del', 'u', 'ins', 'tg-spoiler', 'tg-emoji', 'span', 'pre',
-  'code', 'blockquote',
+  'code', 'blockquote', 'tg-time',
 ]);
+
+/** Whether a server of this version knows the tag. */
+const knownTag = (tag: string, version: BotApiVersion): boolean => {
+  const since = HTML_TAGS_SINCE[tag];
+  return SUPPORTED_TAGS.has(tag) && (since === undefined || atLeast(version, since));
+};
 
 const NAMED_ENTITIES: Record<string, number> = { lt: 0x3c, gt: 0x3e, amp: 0x26, quot: 0x22 };
 
@@ -60,6 +69,7 @@ export function decodeHtmlEntity(s: string, pos: number): { code: number; end: n
 
 export function parseHtml(source: string, options: HtmlOptions = {}): ParsedText {
   const strictAmpersand = options.strictAmpersand ?? true;
+  const version = options.version ?? CURRENT_BOT_API_VERSION;
   const fail = (detail: string): BotApiError => badRequest(`can't parse entities: ${detail}`);
   const at = (index: number): number => Buffer.byteLength(source.slice(0, index), 'utf8');
   const n = source.length;
@@ -88,7 +98,7 @@ export function parseHtml(source: string, options: HtmlOptions = {}): ParsedText
       while (!isSpace(source[i]) && source[i] !== '>') i++;
       if (i >= n) throw fail(`Unclosed start tag at byte offset ${at(begin)}`);
       const tag = source.slice(begin + 1, i).toLowerCase();
-      if (!SUPPORTED_TAGS.has(tag)) throw fail(`Unsupported start tag "${tag}" at byte offset ${at(begin)}`);
+      if (!knownTag(tag, version)) throw fail(`Unsupported start tag "${tag}" at byte offset ${at(begin)}`);
       let argument = '';
       while (source[i] !== '>') {
         while (i < n && isSpace(source[i])) i++;
@@ -137,6 +147,7 @@ export function parseHtml(source: string, options: HtmlOptions = {}): ParsedText
         else if (tag === 'span' && name === 'class' && value.startsWith('tg-')) argument = value.slice(3);
         else if (tag === 'tg-emoji' && name === 'emoji-id') argument = value;
         else if (tag === 'blockquote' && name === 'expandable') argument = 'expandable';
+        else if (tag === 'tg-time' && (name === 'unix' || name === 'format')) argument = `${argument}${name}=${value};`;
       }
       if (tag === 'span' && argument !== 'spoiler') {
         throw fail(`Tag "span" must have class "tg-spoiler" at byte offset ${at(begin)}`);

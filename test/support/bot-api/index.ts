@@ -33,4 +33,8 @@ export type { WebhookAttempt, WebhookTarget } from './webhook-delivery.ts';
 export type { BotDocument, BotMessage, SentDocument } from './views.ts';
 export type { WaitOptions } from './waits.ts';
 export { parseHtml } from './html.ts';
+export { CURRENT_BOT_API_VERSION } from './versions.ts';
+export type { BotApiVersion, IgnoredField } from './versions.ts';
+export { MAX_RICH_BLOCKS, MAX_RICH_CHARACTERS, MAX_RICH_DEPTH, MAX_TABLE_COLUMNS } from './rich-message.ts';
+export { plainOf } from './rich-html.ts';
 export type { HtmlOptions, ParsedText } from './html.ts';

@@ -9,6 +9,7 @@ import { readReplyMarkup } from './keyboard.ts';
 import { isObject } from './method-context.ts';
 import { exceedsMessageLength, parseFormattedText, parseMessageText, readParseMode } from './text.ts';
 import type { FormatOptions, FormattedMessageText } from './text.ts';
+import { readRichMessage, type StoredRich } from './rich-message.ts';
 
 export const MAX_INLINE_RESULTS = 50;
 export const MAX_RESULT_ID_BYTES = 64;
@@ -20,6 +21,8 @@ export interface ReadResult {
   title: string | undefined;
   /** a text message content (input_message_content.message_text, or the legacy message_text) */
   text: FormattedMessageText | undefined;
+  /** a rich message content (InputRichMessageContent, 10.1) */
+  rich?: StoredRich | undefined;
 }
 
 const resultError = (detail: string): BotApiError => badRequest(`can't parse inline query result: ${detail}`);
@@ -64,7 +67,8 @@ function readResult(value: unknown, options: FormatOptions): ReadResult {
   const id = fields.requiredString('id');
   const isArticle = type === 'article';
   const content = fields.optionalObject('input_message_content');
-  const text = content === undefined ? readLegacyText(fields, isArticle, options) : readContent(content, isArticle, options);
+  const rich = content !== undefined && content.rich_message !== undefined && content.rich_message !== null ? inResult(() => readRichMessage(content.rich_message)) : undefined;
+  const text = rich !== undefined ? undefined : content === undefined ? readLegacyText(fields, isArticle, options) : readContent(content, isArticle, options);
   const caption = fields.optionalString('caption');
   const parseMode = fields.optionalString('parse_mode');
   if (caption !== '') {
@@ -81,7 +85,7 @@ function readResult(value: unknown, options: FormatOptions): ReadResult {
   const readType = TYPES[type];
   if (readType === undefined) throw resultError(`type "${type}" is unsupported for the inline query result`);
   readType(fields);
-  return { id, type, title: isArticle ? fields.requiredString('title') : undefined, text };
+  return { id, type, title: isArticle ? fields.requiredString('title') : undefined, text, rich };
 }
 
 /** message_text (with parse_mode and entities) on the result itself, from before input_message_content. */

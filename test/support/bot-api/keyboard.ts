@@ -1,6 +1,8 @@
 // reply_markup validation. Descriptions follow the Bot API server ("can't parse inline keyboard
-// button: ...", BUTTON_DATA_INVALID); the limits on button counts are approximations.
-import type { InlineKeyboardButton, InlineKeyboardMarkup } from 'telegraf/types';
+// button: ...", BUTTON_DATA_INVALID); the limits on button counts are approximations. A button
+// keeps its style (9.4) and may copy a text (7.11) or be disabled (10.3): a disabled button is a
+// button type of its own, so it carries no other action (botapi-10.md §2).
+import type { InlineKeyboardButton, InlineKeyboardMarkup } from '@grammyjs/types';
 import { badRequest } from './errors.ts';
 
 export const MAX_BUTTONS = 100;
@@ -9,8 +11,11 @@ export const MAX_CALLBACK_DATA_BYTES = 64;
 
 const ACTION_FIELDS = [
   'url', 'callback_data', 'web_app', 'login_url', 'switch_inline_query', 'switch_inline_query_current_chat',
-  'switch_inline_query_chosen_chat', 'copy_text', 'callback_game', 'pay',
+  'switch_inline_query_chosen_chat', 'copy_text', 'callback_game', 'pay', 'disabled',
 ] as const;
+
+export const BUTTON_STYLES = ['danger', 'success', 'primary'] as const;
+export const MAX_COPY_TEXT_LENGTH = 256;
 
 export interface ReplyMarkup {
   /** The inline keyboard as the message will carry it; undefined when it has no buttons. */
@@ -70,6 +75,8 @@ function readInlineButton(button: unknown): InlineKeyboardButton {
   if (action === undefined) throw buttonError('Text buttons are unallowed in the inline keyboard');
   if (actions.length > 1) throw buttonError(`exactly one of the optional fields must be used, found ${actions.join(', ')}`);
   const value = button[action];
+  const style = button.style;
+  if (style !== undefined && style !== null && !(BUTTON_STYLES as readonly unknown[]).includes(style)) throw buttonError('invalid button style specified');
   switch (action) {
     case 'callback_data': {
       if (typeof value !== 'string') throw buttonError('Field "callback_data" must be of type String');
@@ -90,10 +97,21 @@ function readInlineButton(button: unknown): InlineKeyboardButton {
       if (!isObject(value) || typeof value.url !== 'string') throw buttonError(`Field "${action}" must be of type Object`);
       if (!isButtonUrl(value.url)) throw badRequest('BUTTON_URL_INVALID');
       break;
+    case 'copy_text': {
+      if (!isObject(value)) throw buttonError('Field "copy_text" must be of type Object');
+      const length = typeof value.text === 'string' ? [...value.text].length : 0;
+      if (length < 1 || length > MAX_COPY_TEXT_LENGTH) throw buttonError(`the text to copy must be 1-${MAX_COPY_TEXT_LENGTH} characters`);
+      break;
+    }
     default:
       if (action !== 'pay' && !isObject(value)) throw buttonError(`Field "${action}" must be of type Object`);
   }
-  return { text: button.text, [action]: structuredClone(value) } as unknown as InlineKeyboardButton;
+  return {
+    text: button.text,
+    [action]: structuredClone(value),
+    ...(typeof style === 'string' ? { style } : {}),
+    ...(typeof button.icon_custom_emoji_id === 'string' ? { icon_custom_emoji_id: button.icon_custom_emoji_id } : {}),
+  } as unknown as InlineKeyboardButton;
 }
 
 function isButtonUrl(url: string): boolean {

@@ -1,6 +1,6 @@
 // The Markdown parse modes, after tdlib's parse_markdown_v2 and parse_markdown. Kept smaller than
 // the HTML parser: the common entities, escaping rules, and Telegram's error descriptions.
-import type { MessageEntity } from 'telegraf/types';
+import type { MessageEntity } from '@grammyjs/types';
 import { badRequest } from './errors.ts';
 import type { BotApiError } from './errors.ts';
 import { sortEntities } from './entities.ts';

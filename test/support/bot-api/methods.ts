@@ -13,7 +13,7 @@ import { answerCallbackQuery, getChat, leaveChat, sendChatAction } from './metho
 import { sendDocument } from './methods-documents.ts';
 import { answerInlineQuery } from './methods-inline.ts';
 import { getChatAdministrators, getChatMember } from './methods-members.ts';
-import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage } from './methods-messages.ts';
+import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage, sendRichMessage } from './methods-messages.ts';
 
 const METHODS: Record<string, MethodHandler> = {
   getMe,
@@ -25,6 +25,7 @@ const METHODS: Record<string, MethodHandler> = {
   deleteMyCommands,
   getMyCommands,
   sendMessage,
+  sendRichMessage,
   sendDocument,
   editMessageText,
   editMessageReplyMarkup,

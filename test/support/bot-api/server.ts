@@ -2,13 +2,14 @@
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ApiResponse, CallLog } from './calls.ts';
+import type { ApiCall, ApiResponse, CallLog } from './calls.ts';
 import { BotApiError, notFound, unauthorized } from './errors.ts';
 import { TOO_LARGE_PAGE, type Front } from './front.ts';
 import { findMethod } from './methods.ts';
-import { Params, readParams } from './params.ts';
+import { Params, readParams, UploadedFile } from './params.ts';
 import type { RawParams } from './params.ts';
 import type { EmulatorState } from './state.ts';
+import { atLeast, CURRENT_BOT_API_VERSION, dropUnknownFields, METHODS_SINCE } from './versions.ts';
 
 export interface HttpServer {
   port: number;
@@ -54,7 +55,7 @@ function refuseAsProxy(log: CallLog, state: EmulatorState, req: IncomingMessage,
   req.once('end', () => {
     res.writeHead(413, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(TOO_LARGE_PAGE) });
     res.end(TOO_LARGE_PAGE);
-    log.record({ seq, method, params: {}, response: TOO_LARGE, chatId: undefined, at_ms: atMs, done_ms: state.clock.nowMs(), injected: true, aborted: false });
+    log.record({ seq, method, params: {}, response: TOO_LARGE, chatId: undefined, at_ms: atMs, done_ms: state.clock.nowMs(), injected: true, aborted: false, ignored: [] });
     state.feed.emit();
   });
 }
@@ -72,6 +73,7 @@ async function handle(state: EmulatorState, log: CallLog, front: Front, req: Inc
   let params: RawParams = {};
   let chatId: number | undefined;
   let injected = false;
+  let ignored: ApiCall['ignored'] = [];
   const counted = !/^getupdates$/i.test(method);
   if (counted) log.inFlight++;
   let response: ApiResponse;
@@ -79,10 +81,19 @@ async function handle(state: EmulatorState, log: CallLog, front: Front, req: Inc
     if (match === null) throw notFound();
     if (decodeURIComponent(match[1] ?? '') !== state.token) throw unauthorized();
     const found = findMethod(method);
-    if (found === undefined) throw notFound();
+    const version = state.options.botApiVersion;
+    const since = found === undefined ? undefined : METHODS_SINCE[found.name];
+    // An older server does not have the method at all: the same answer as for a name it never had.
+    if (found === undefined || (since !== undefined && !atLeast(version, since))) throw notFound();
     method = found.name;
     await front.pass(method, abort.signal);
     params = await readParams(req, url);
+    // What the method reads: without the fields an older server does not know (the call keeps them as sent).
+    let handed = params;
+    if (!atLeast(version, CURRENT_BOT_API_VERSION)) {
+      handed = keepSent(params);
+      ignored = dropUnknownFields(method, handed, version);
+    }
     const failure = log.takeFailure(method, params.chat_id);
     if (failure !== undefined) {
       injected = true;
@@ -90,7 +101,7 @@ async function handle(state: EmulatorState, log: CallLog, front: Front, req: Inc
       throw failure;
     }
     const result: unknown = await found.handler({
-      params: new Params(params),
+      params: new Params(handed),
       state,
       signal: abort.signal,
       noteChat: (id) => {
@@ -121,9 +132,14 @@ async function handle(state: EmulatorState, log: CallLog, front: Front, req: Inc
     done_ms: state.clock.nowMs(),
     injected,
     aborted: abort.signal.aborted,
+    ignored,
   });
   state.feed.emit();
 }
+
+/** A copy of the parameters to drop ignored fields from; uploaded files are shared, not copied. */
+const keepSent = (params: RawParams): RawParams =>
+  Object.fromEntries(Object.entries(params).map(([key, value]) => [key, typeof value === 'object' && value !== null && !(value instanceof UploadedFile) ? structuredClone(value) : value]));
 
 function toErrorResponse(error: unknown, aborted: boolean): ApiResponse {
   if (error instanceof BotApiError) {

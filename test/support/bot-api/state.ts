@@ -4,6 +4,7 @@ import { ChatStore } from './chats.ts';
 import { Clock } from './clock.ts';
 import { ChangeFeed } from './feed.ts';
 import { UpdateQueue } from './updates.ts';
+import type { BotApiVersion } from './versions.ts';
 
 /** How long Telegram lets a bot answer a callback query. */
 export const CALLBACK_ANSWER_WINDOW_MS = 15_000;
@@ -77,6 +78,8 @@ export interface InlineQueryRecord {
 
 export interface EmulatorOptions {
   strictHtmlAmpersand: boolean;
+  /** the Bot API version the emulator plays: older ones lack methods and ignore fields (versions.ts) */
+  botApiVersion: BotApiVersion;
 }
 
 export interface EmulatorState {

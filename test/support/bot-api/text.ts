@@ -3,6 +3,7 @@ import { readEntitiesParam, trimFormatted, utf16Length } from './entities.ts';
 import { parseHtml } from './html.ts';
 import type { ParsedText } from './html.ts';
 import { parseMarkdownLegacy, parseMarkdownV2 } from './markdown.ts';
+import type { BotApiVersion } from './versions.ts';
 
 export const MAX_MESSAGE_LENGTH = 4096;
 
@@ -16,6 +17,8 @@ export interface TextInput {
 
 export interface FormatOptions {
   strictHtmlAmpersand: boolean;
+  /** the server's Bot API version, which decides the HTML tags its parser knows (default: the current one) */
+  botApiVersion?: BotApiVersion;
 }
 
 export interface FormattedMessageText extends ParsedText {
@@ -64,7 +67,7 @@ export function formatMessageText(input: TextInput, options: FormatOptions): For
 export function parseFormattedText(text: string, mode: ParseMode | undefined, entities: unknown, options: FormatOptions): ParsedText {
   switch (mode) {
     case 'HTML':
-      return parseHtml(text, { strictAmpersand: options.strictHtmlAmpersand });
+      return parseHtml(text, { strictAmpersand: options.strictHtmlAmpersand, ...(options.botApiVersion ? { version: options.botApiVersion } : {}) });
     case 'MarkdownV2':
       return parseMarkdownV2(text);
     case 'Markdown':

@@ -1,4 +1,4 @@
-import type { InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity } from 'telegraf/types';
+import type { InlineKeyboardButton, InlineKeyboardMarkup, MessageEntity, RichBlock } from '@grammyjs/types';
 import type { StoredDocument, StoredMessage } from './chats.ts';
 import type { ParseMode } from './text.ts';
 
@@ -57,9 +57,14 @@ export interface BotMessage {
   deleted: boolean;
   /** sendDocument's file; then text, html, source and entities are its caption's */
   document: BotDocument | undefined;
+  /**
+   * sendRichMessage's content: the InputRichMessage as sent and the blocks a reader gets; then
+   * `text` is the blocks as plain lines (a table row's cells joined by " | ").
+   */
+  rich: { source: Record<string, unknown>; blocks: RichBlock[] } | undefined;
 }
 
-export function toBotMessage({ document, ...message }: StoredMessage): BotMessage {
+export function toBotMessage({ document, rich, ...message }: StoredMessage): BotMessage {
   const copy = structuredClone(message);
   return {
     chat_id: copy.chat_id,
@@ -80,6 +85,7 @@ export function toBotMessage({ document, ...message }: StoredMessage): BotMessag
     edit_date: copy.edit_date,
     deleted: copy.deleted,
     document: document === undefined ? undefined : toBotDocument(document),
+    rich: rich === undefined ? undefined : { source: structuredClone(rich.source), blocks: structuredClone(rich.blocks) },
   };
 }
 

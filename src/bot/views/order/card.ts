@@ -23,7 +23,7 @@ export const orderSumLine = (order: Order, t: Translate, fmt: Formatter, options
 };
 
 /** "12,345 т · 120,5 м · 10 шт" from the totals that are present. */
-const volumeLine = (order: Order, t: Translate, fmt: Formatter): string | null => {
+export const volumeLine = (order: Order, t: Translate, fmt: Formatter): string | null => {
   const parts = [
     order.POSITION_WEIGHT_TONN === null ? null : fmt.quantity(order.POSITION_WEIGHT_TONN, 'TNE'),
     order.POSITION_METERS === null ? null : fmt.quantity(order.POSITION_METERS, 'MTR'),

@@ -7,20 +7,12 @@ import type { CardOptions } from '../common/card-parts.ts';
 import { detailsRenderer } from '../common/details-view.ts';
 import type { DetailsItem, DetailsSource } from '../common/details-view.ts';
 import { escapeHtml } from '../common/html.ts';
-import { namedStatus, orderSumLine, orderTitleLine } from './card.ts';
-
-/** The text and the code: the list of statuses is not known, so both are worth showing. */
-const statusLine = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): string | null => {
-  const text = clip(order.STATUS_TEXT, options);
-  const code = clip(order.STATUS, options);
-  if (text !== '' && code !== '' && text.toLowerCase() !== code.toLowerCase()) return say(t, 'full.statusWithCode', { text, code });
-  const value = text || clip(namedStatus(order, t, fmt), options);
-  return value === '' ? null : say(t, 'order.status', { value });
-};
+import { orderSumLine, orderTitleLine } from './card.ts';
+import { orderStatusLabel } from './status.ts';
 
 const headLines = (order: Order, t: Translate, fmt: Formatter, options: CardOptions): Array<string | null> => [
   order.CRM_ID.trim() === '' ? null : say(t, 'order.crm', { value: clip(order.CRM_ID, options) }),
-  statusLine(order, t, fmt, options),
+  orderStatusLabel(order, t, fmt, options),
   orderSumLine(order, t, fmt, options),
   order.PREPAYMENT === null ? null : say(t, 'card.prepayment', { value: fmt.money(order.PREPAYMENT) }),
   order.POSITION_WEIGHT_TONN === null ? null : say(t, 'full.weight', { value: fmt.quantity(order.POSITION_WEIGHT_TONN, 'TNE') }),

@@ -7,6 +7,7 @@ import type { CardOptions } from '../common/card-parts.ts';
 import { escapeHtml } from '../common/html.ts';
 import { specDocuments } from '../../../portal/documents.ts';
 import { consigneeNames, relatedOrderNumbers } from './lists.ts';
+import { specStatusLabel } from './status.ts';
 
 type Parts = { t: Translate; fmt: Formatter; options: CardOptions };
 
@@ -23,18 +24,6 @@ const contractLine = (spec: Specification, parts: Parts): string | null => {
   const date = dateOf(spec.CONTRACT_DATE, parts);
   if (number === '') return date === null ? null : say(parts.t, 'spec.contractDate', { date });
   return date === null ? say(parts.t, 'spec.contractNumber', { number }) : say(parts.t, 'spec.contract', { number, date });
-};
-
-/** A code, with the operator's name beside it when STATUS_NAMES_FILE gives one. */
-const named = (code: string, name: string | undefined, parts: Parts): string =>
-  name === undefined || code === '' ? code : parts.t('status.named', { code, name: clip(name, parts.options) });
-
-/** The code and the type as the portal sends them (their meanings are not published), named only as the operator names them. */
-const statusLine = (spec: Specification, parts: Parts): string | null => {
-  const code = named(clip(spec.STATUS, parts.options), parts.fmt.statusName('specification', spec.STATUS, spec.STATUS_TYPE), parts);
-  const type = named(clip(spec.STATUS_TYPE, parts.options), parts.fmt.statusName('type', spec.STATUS_TYPE), parts);
-  if (code === '') return type === '' ? null : say(parts.t, 'spec.statusType', { type });
-  return type === '' ? say(parts.t, 'spec.statusCode', { code }) : say(parts.t, 'spec.status', { code, type });
 };
 
 const validityLine = (spec: Specification, parts: Parts): string | null => {
@@ -97,7 +86,7 @@ export const specFields = (spec: Specification, t: Translate, fmt: Formatter, op
     title: titleLine(spec, parts),
     contract: contractLine(spec, parts),
     sapId: spec.SAP_ID.trim() === '' ? null : say(t, 'spec.sapId', { value: clip(spec.SAP_ID, options) }),
-    status: statusLine(spec, parts),
+    status: specStatusLabel(spec, t, fmt, options),
     validity: validityLine(spec, parts),
     plannedWeight:
       spec.PLANNED_WEIGHT_TONN === null ? null : say(t, 'spec.plannedWeight', { value: fmt.quantity(spec.PLANNED_WEIGHT_TONN, 'TNE') }),

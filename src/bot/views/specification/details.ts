@@ -32,7 +32,7 @@ const positionItem = (position: SpecificationPosition, { t, fmt, options }: Kit)
 };
 
 /** The production requests, each once: the same SAP number (or, without one, the same NUMBER) is one request. */
-const relatedOrders = (spec: Specification): RelatedOrder[] => {
+export const relatedOrders = (spec: Specification): RelatedOrder[] => {
   const keyOf = (order: RelatedOrder) => order.SAP_ID.trim() || order.NUMBER.trim();
   const keys = new Set(distinct(spec.ORDER.map(keyOf)));
   return spec.ORDER.filter((order) => keys.delete(keyOf(order)));

@@ -77,7 +77,7 @@ describe.each([
     views.forEach((view, index) => {
       const lines = view.text.split('\n');
       expect(lines[0]).toMatch(new RegExp(`^<b>${title} 0007300101</b> .+ · ${partWord} ${index + 1} \\S+ ${views.length}$`));
-      expect(view.text).toContain(locale === 'ru' ? '\n<i>обновлено 14:05</i>\n\n' : '\n<i>updated 14:05</i>\n\n');
+      expect(view.text).toContain(locale === 'ru' ? '\n<i>обновлено <tg-time unix="1795431900" format="t">14:05</tg-time></i>\n\n' : '\n<i>updated <tg-time unix="1795431900" format="t">14:05</tg-time></i>\n\n');
       const from = order.POSITION.findIndex((position) => position.ORDER_POSITION_SAP_ID === positionNumbers(view)[0]) + 1;
       const to = from + view.positions.length - 1;
       expect(view.text).toMatch(new RegExp(`\\n\\n<b>${positionsLabel}</b> \\(${from}–${to} \\S+ 60\\):\\n`));

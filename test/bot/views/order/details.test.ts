@@ -22,7 +22,7 @@ describe('order in full', () => {
         'Вес: 12,345\u00a0т',
         'Метры: 120,5\u00a0м',
         'Штуки: 10\u00a0шт',
-        '<i>обновлено 14:05</i>',
+        '<i>обновлено <tg-time unix="1795431900" format="t">14:05</tg-time></i>',
         '',
         '<b>Позиции</b> (2):',
         '• <b>000010</b> · Труба 530х8 К52 ГОСТ 20295-85',
@@ -53,7 +53,7 @@ describe('order in full', () => {
         'Weight: 12.345\u00a0t',
         'Metres: 120.5\u00a0m',
         'Pieces: 10\u00a0pcs',
-        '<i>updated 14:05</i>',
+        '<i>updated <tg-time unix="1795431900" format="t">14:05</tg-time></i>',
         '',
         '<b>Positions</b> (2):',
         '• <b>000010</b> · Труба 530х8 К52 ГОСТ 20295-85',
@@ -66,8 +66,8 @@ describe('order in full', () => {
 
   test('fetched on another day than now: the date too; without fetchedAt: no line', () => {
     const now = new Date('2026-11-24T08:00:00Z');
-    expect(renderOrderDetails(makeOrder(), 0, ru.t, ru.fmt, fetchedAt, now).text).toContain('\n<i>обновлено 23.11.2026 14:05</i>\n');
-    expect(renderOrderDetails(makeOrder(), 0, en.t, en.fmt, fetchedAt, now).text).toContain('\n<i>updated 23 Nov 2026, 14:05</i>\n');
+    expect(renderOrderDetails(makeOrder(), 0, ru.t, ru.fmt, fetchedAt, now).text).toContain('\n<i>обновлено <tg-time unix="1795431900" format="dt">23.11.2026 14:05</tg-time></i>\n');
+    expect(renderOrderDetails(makeOrder(), 0, en.t, en.fmt, fetchedAt, now).text).toContain('\n<i>updated <tg-time unix="1795431900" format="dt">23 Nov 2026, 14:05</tg-time></i>\n');
     expect(renderOrderDetails(makeOrder(), 0, en.t, en.fmt).text).not.toContain('updated');
   });
 
