@@ -15,6 +15,12 @@ import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
 import { createStartFeature } from './features/start.ts';
 import { createWatchFeature } from './features/watch.ts';
+import { createWatchOptionsFeature } from './features/watch-options.ts';
+import { createTimeZoneFeature } from './features/time-zone.ts';
+import { createDigestFeature } from './features/digest.ts';
+import { createAdminCheck } from './chat-admins.ts';
+import { createChatDigest } from '../watch/chat-digest.ts';
+import { createWatchOptions } from '../watch/watch-options.ts';
 import { createLookups, type LookupPortal } from './lookups.ts';
 import { updateMetrics } from './middleware/update-metrics.ts';
 import { accessMiddleware } from './middleware/access.ts';
@@ -47,6 +53,10 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const bot = createTelegraf<BotContext>(token, { apiRoot: config.telegramApiRoot, logger });
   const lookups = createLookups({ portal, queries: store.queries, logger, now: () => now().getTime() });
   const watches = createWatches({ store: store.watches, portal, config: config.watch, access: config.access, logger, now, ...(watchMemory ? { memory: watchMemory } : {}) });
+  // Issue 33: each chat's time zone and digest, a watch's options; group admins asked of Telegram.
+  const nowMs = () => now().getTime();
+  const chatDigest = createChatDigest({ store: store.watches, logger, now: nowMs });
+  const isAdmin = createAdminCheck({ now: nowMs });
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
@@ -60,10 +70,18 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       resumeWatches(store.watches, logger),
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
       createStartFeature({ demo }),
-      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage }),
+      createSettingsFeature({
+        settings: store.settings,
+        defaultLanguage: config.defaultLanguage,
+        digestOf: (chatId) => (watches.mayWatch(chatId) ? chatDigest.get(chatId) : undefined),
+      }),
       createLookupFeature({ lookups, watches, now }),
       createRecordFeature({ lookups, watches, now }),
       createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now }),
+      // A watch's options and snooze, the chat's time zone and digest (issue 33).
+      createWatchOptionsFeature({ watches, options: createWatchOptions({ store: store.watches, logger, now: nowMs }), now }),
+      createTimeZoneFeature({ settings: store.settings, digests: chatDigest, isAdmin, logger, now }),
+      createDigestFeature({ digests: chatDigest, watches, isAdmin, now }),
       createExportFeature({ lookups, exports }),
       createInlineFeature({ lookups, access: config.access }),
       createFallbackFeature(),

@@ -4,14 +4,24 @@ import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
-import { renderLanguageChoice, renderPageSizeChoice, renderSettings } from '../views/settings.ts';
+import { renderLanguageChoice, renderPageSizeChoice, renderSettings, scheduleButtons, scheduleLines } from '../views/settings.ts';
+import type { Digest } from '../../store/watch-store.ts';
 
 const ADMIN_STATUSES = new Set(['creator', 'administrator']);
 /** Telegram's stand-in sender for a group admin who writes anonymously. */
 const GROUP_ANONYMOUS_BOT = 1087968824;
 
 /** /lang, /pagesize and /settings. A group's language is set by the group's admins. */
-export const createSettingsFeature = ({ settings, defaultLanguage }: { settings: SettingsStore; defaultLanguage: Locale }) => {
+export const createSettingsFeature = ({
+  settings,
+  defaultLanguage,
+  digestOf,
+}: {
+  settings: SettingsStore;
+  defaultLanguage: Locale;
+  /** The chat's digest, where watches may be kept (else /settings leaves the digest out). */
+  digestOf?: (chatId: number) => Promise<Digest | undefined> | undefined;
+}) => {
   const feature = createFeature();
   const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
   const isAdmin = async (ctx: BotContext) => {
@@ -26,7 +36,12 @@ export const createSettingsFeature = ({ settings, defaultLanguage }: { settings:
     const groupLocale = inGroup(ctx) ? await settings.chatLocale(ctx.chat.id) : undefined;
     // The user's own language, which the group's (if set) overrides in this chat.
     const locale = (await settings.user(ctx.from.id)).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
-    return ctx.reply(renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t), replyOptions(ctx));
+    const text = renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx) }, ctx.t);
+    // The chat's time zone and digest (issue 33), with the buttons that change them.
+    const digest = digestOf?.(ctx.chat.id);
+    const withDigest = digest !== undefined;
+    const schedule = scheduleLines({ timeZone: ctx.timeZone, digest: withDigest ? await digest : undefined, withDigest }, ctx.t);
+    return replyView(ctx, { text: [text, ...schedule].join('\n'), keyboard: scheduleButtons(withDigest, ctx.t) });
   });
 
   feature.command('lang', async (ctx) => {

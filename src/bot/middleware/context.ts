@@ -1,5 +1,5 @@
 import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
-import { createFormatter, type Formatter } from '../../format.ts';
+import { createFormatter } from '../../format.ts';
 import { createTranslator, perLocale, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
 import type { PageSize } from '../../query.ts';
 import type { SettingsStore } from '../../store/store.ts';
@@ -11,18 +11,25 @@ export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; time
 
 /**
  * Decides once per update how to speak: a group's language set by its admins, else the user's
- * own choice, else Telegram's language_code, else DEFAULT_LANGUAGE; and the user's page size.
+ * own choice, else Telegram's language_code, else DEFAULT_LANGUAGE; the chat's time zone, else
+ * TIME_ZONE; and the user's page size.
  */
 export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotContext> => {
   const translators = perLocale<Translate>(createTranslator);
-  const formatters = perLocale<Formatter>((locale) => createFormatter(locale, options.timeZone));
   return async (ctx, next) => {
     const own = ctx.from ? await options.settings.user(ctx.from.id) : {};
     const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;
+    // The chat's zone; an inline query has no chat: its user's own (their private chat's).
+    const zoneChat = ctx.chat?.id ?? ctx.from?.id;
+    ctx.timeZone = (zoneChat === undefined ? undefined : await options.settings.chatTimeZone(zoneChat)) ?? options.timeZone;
     ctx.useLocale = (locale) => {
       ctx.locale = locale;
       ctx.t = translators[locale];
-      ctx.fmt = formatters[locale];
+      ctx.fmt = createFormatter(locale, ctx.timeZone);
+    };
+    ctx.useTimeZone = (timeZone) => {
+      ctx.timeZone = timeZone;
+      ctx.fmt = createFormatter(ctx.locale, timeZone);
     };
     ctx.useLocale(group ?? own.locale ?? resolveLocale(ctx.from?.language_code, options.defaultLanguage));
     ctx.pageSize = own.pageSize ?? options.pageSize;

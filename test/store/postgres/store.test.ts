@@ -6,6 +6,7 @@ import { openStore } from '../../../src/store/open-store.ts';
 import { createPool, describeDatabase } from '../../../src/store/postgres/pool.ts';
 import { openPostgresStore, type PostgresStoreOptions } from '../../../src/store/postgres/store.ts';
 import type { Store } from '../../../src/store/store.ts';
+import { POSTGRES_MIGRATIONS } from '../../../src/store/postgres/schema.ts';
 import { freshDatabase, postgresServerUrl } from '../../support/pg-database.ts';
 import { failure, quietLogger } from '../store-backends.ts';
 import { useTempDirs } from '../support.ts';
@@ -69,11 +70,12 @@ describe('the postgres store: its schema', () => {
     const url = await freshDatabase();
     await open({ url });
     expect(await tables(url)).toEqual([
-      'chat_settings', 'leases', 'notifications', 'queries', 'quiet_periods', 'rate_windows', 'schema_migrations', 'shared_values', 'user_settings',
-      'watch_targets', 'watches',
+      'chat_settings', 'digests', 'held_changes', 'leases', 'notifications', 'queries', 'quiet_periods', 'rate_windows', 'schema_migrations', 'shared_values',
+      'user_settings', 'watch_targets', 'watches',
     ]);
-    expect(await sql(url, 'SELECT version, name FROM schema_migrations')).toEqual([
+    expect(await sql(url, 'SELECT version, name FROM schema_migrations ORDER BY version')).toEqual([
       { version: 1, name: 'queries, settings, watches, coordination and limits' },
+      { version: 2, name: 'time zones, digests and snoozes' },
     ]);
   });
 
@@ -81,7 +83,7 @@ describe('the postgres store: its schema', () => {
     const url = await freshDatabase();
     const stores = await Promise.all([1, 2, 3, 4, 5].map(() => open({ url })));
     expect(stores.map((store) => store.backend)).toEqual(Array(5).fill('postgres'));
-    expect(await sql(url, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: 1 }]);
+    expect(await sql(url, 'SELECT count(*) AS n FROM schema_migrations')).toEqual([{ n: POSTGRES_MIGRATIONS.length }]);
     await stores[0]?.settings.setUserLocale(42, 'en');
     expect(await stores[4]?.settings.user(42)).toEqual({ locale: 'en' });
   });
@@ -89,19 +91,19 @@ describe('the postgres store: its schema', () => {
   it('refuses a database written by a newer version, saying what to do, and writes nothing', async () => {
     const url = await freshDatabase();
     await sql(url, 'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
-    await sql(url, "INSERT INTO schema_migrations (version, name) VALUES (1, 'first'), (2, 'from the future')");
+    await sql(url, "INSERT INTO schema_migrations (version, name) VALUES (1, 'first'), (70, 'from the future')");
     await sql(url, 'CREATE TABLE future (id INTEGER)');
     const { logger, lines } = capturedLogger();
     const error = await failure(() => open({ url, logger }));
     expect(error).toBeInstanceOf(StoreVersionError);
-    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 2, known: 1 });
+    expect(error).toMatchObject({ code: 'ERR_STORE_VERSION', found: 70, known: POSTGRES_MIGRATIONS.length });
     expect((error as Error).message).toBe(
-      'the database has schema version 2, but this version of the bot knows only up to 1: it was written by a newer version. ' +
+      `the database has schema version 70, but this version of the bot knows only up to ${POSTGRES_MIGRATIONS.length}: it was written by a newer version. ` +
         'Run that version, or point DATABASE_URL at another database; the database was left unchanged.',
     );
     expect(lines.filter((line) => line.level === 40)).toEqual([]);
     expect(await tables(url)).toEqual(['future', 'schema_migrations']);
-    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await sql(url, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual([{ version: 1 }, { version: 70 }]);
   });
 
   it('opens an up-to-date database without migrating it again, keeping what it holds', async () => {
@@ -139,7 +141,7 @@ describe('the postgres store at start', () => {
       });
     }
     expect(describeDatabase(url)).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/bot_/);
-    expect(lines.at(-1)).toMatchObject({ msg: 'the store is PostgreSQL', database: describeDatabase(url), schemaVersion: 1 });
+    expect(lines.at(-1)).toMatchObject({ msg: 'the store is PostgreSQL', database: describeDatabase(url), schemaVersion: POSTGRES_MIGRATIONS.length });
     expect(raw.join('')).not.toContain('pa55word');
   });
 

@@ -59,13 +59,13 @@ describe('the sqlite store', () => {
 
   it('refuses a database written by a newer version and leaves it as it was', () => {
     const dataDir = tempDir();
-    withRawDb(dataDir, (db) => db.exec('CREATE TABLE future (id INTEGER); PRAGMA user_version = 4;'));
+    withRawDb(dataDir, (db) => db.exec('CREATE TABLE future (id INTEGER); PRAGMA user_version = 70;'));
     expect(() => openSqliteStore({ dataDir })).toThrow(StoreVersionError);
     const after = withRawDb(dataDir, (db) => ({
       version: db.prepare('PRAGMA user_version').get()?.user_version,
       journal: db.prepare('PRAGMA journal_mode').get()?.journal_mode,
       tables: db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all().map((row) => row.name),
     }));
-    expect(after).toEqual({ version: 4, journal: 'delete', tables: ['future'] });
+    expect(after).toEqual({ version: 70, journal: 'delete', tables: ['future'] });
   });
 });
