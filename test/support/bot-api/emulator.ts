@@ -14,7 +14,7 @@ import { userDeletesMessage } from './simulate-delete.ts';
 import type { DeleteMessageInput } from './simulate-delete.ts';
 import { userSendsInlineQuery } from './simulate-inline.ts';
 import type { SendInlineQueryInput } from './simulate-inline.ts';
-import { setMember } from './simulate-members.ts';
+import { hideMembers, setMember } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
 import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
 import { toBotMessage, toSentDocument } from './views.ts';
@@ -98,6 +98,11 @@ export class BotApi {
    */
   setMemberStatus(chat: number | EmulatedChat, user: number | User, status: MemberStatus, options: MemberOptions = {}): void {
     setMember(this.state, chat, user, status, options);
+  }
+
+  /** A supergroup hides its members (or shows them again): a bot that is not an admin may then not ask who is who. */
+  hideMembers(chat: number | EmulatedChat, hidden = true): void {
+    hideMembers(this.state, chat, hidden);
   }
 
   /** The user blocks (or unblocks) the bot: sends to their private chat then fail with 403. */
