@@ -59,9 +59,9 @@ export type RecordChange = z.infer<typeof recordChangeSchema>;
 export const changeSetSchema = z.object({
   resource: z.enum(['order', 'specification']),
   changes: z.array(recordChangeSchema),
-  /** When the poll found them (ms since the epoch), for the delivery-latency histogram. */
+  /** When the poll found them (ms since the epoch; folded ones: when they were folded), for the delivery-latency histogram. */
   foundAt: z.number(),
-  /** Several polls' changes folded into one line per record: those since this moment (a snooze's start). */
+  /** Several polls' changes folded into one line per record (a snooze's end): those since this moment. */
   since: z.number().optional(),
 });
 export type ChangeSet = z.infer<typeof changeSetSchema>;

@@ -69,11 +69,14 @@ export const foldRecordChanges = (sets: readonly ChangeSet[]): RecordChange[] =>
   });
 };
 
-/** Change sets of one query (oldest first) as one, since `since`; undefined when nothing is left to tell. */
-export const foldChangeSets = (sets: readonly ChangeSet[], since: number): ChangeSet | undefined => {
+/**
+ * Change sets of one query (oldest first) as one, told at `at` of what changed since the first
+ * was found; undefined when nothing is left to tell.
+ */
+export const foldChangeSets = (sets: readonly ChangeSet[], at: number): ChangeSet | undefined => {
   const [first] = sets;
   if (first === undefined) return undefined;
   const changes = foldRecordChanges(sets);
   if (changes.length === 0) return undefined;
-  return { resource: first.resource, changes, foundAt: Math.max(...sets.map((set) => set.foundAt)), since };
+  return { resource: first.resource, changes, foundAt: at, since: Math.min(...sets.map((set) => set.foundAt)) };
 };

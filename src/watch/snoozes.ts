@@ -9,17 +9,20 @@ import { foldChangeSets } from './fold.ts';
 /** Watches woken in one round, at most. */
 const WAKE_BATCH = 50;
 
-/** The held change sets (JSON, oldest first) as one, since the first was found; undefined when nothing is left to tell. */
-export const foldHeld = (held: readonly string[]): string | undefined => {
-  const sets = held.flatMap((json) => readStored(changeSetSchema, json) ?? []);
-  const folded = foldChangeSets(sets, Math.min(...sets.map((set) => set.foundAt)));
+/** The held change sets (JSON, oldest first) as one, told at `at`; undefined when nothing is left to tell. */
+export const foldHeld = (held: readonly string[], at: number): string | undefined => {
+  const folded = foldChangeSets(
+    held.flatMap((json) => readStored(changeSetSchema, json) ?? []),
+    at,
+  );
   return folded === undefined ? undefined : JSON.stringify(folded);
 };
 
 export const createSnoozes = ({ store, now, logger }: { store: WatchStore; now: () => number; logger: Pick<Logger, 'info'> }) => ({
   /** Wakes the watches whose snooze is over; resolves with how many woke. */
   async tick(): Promise<number> {
-    const woken = await store.wakeSnoozed(now(), WAKE_BATCH, foldHeld);
+    const at = now();
+    const woken = await store.wakeSnoozed(at, WAKE_BATCH, (held) => foldHeld(held, at));
     if (woken > 0) logger.info({ watches: woken }, 'snoozed watches woke');
     return woken;
   },

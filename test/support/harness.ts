@@ -23,8 +23,8 @@ import { startTestPortal } from './test-portal.ts';
 export type HarnessOptions = {
   env?: Record<string, string>;
   demo?: boolean;
-  /** How each launch opens the store in DATA_DIR (a test may cap its size, say). */
-  openStore?: (dataDir: string) => Store;
+  /** How each launch opens the store in DATA_DIR (a test may cap its size, say, or open PostgreSQL). */
+  openStore?: (dataDir: string) => Store | Promise<Store>;
 };
 
 /** Where the harness's clock starts: 14:05 in Moscow, TIME_ZONE's default. */
@@ -60,7 +60,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
-    const store = openStore(config.dataDir);
+    const store = await openStore(config.dataDir);
     // As main.ts: the process's exports made once, beside the bot; they run on the bot's clock here.
     const exports = createExports({ portal: portal.portal.bulk, ...config.export, logger, now: () => clock.now, clock: nowMs });
     const bot = createBot({ token: api.token, config, portal: portal.portal, store, logger, metrics, demo, now: () => clock.now, exports });
@@ -80,6 +80,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     return {
       inFlight: receiving.inFlight,
       watches,
+      telegram: bot.telegram,
       async stop() {
         await Promise.all([receiving.stop(5_000), watches.stop(5_000)]);
         limitSweeper.stop();
@@ -88,6 +89,8 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     };
   };
   let instance = await launch();
+  /** The extra replicas' watch loops, stopped before the bot. */
+  const replicas: Array<() => Promise<void>> = [];
 
   /** A user writes in a chat (their private chat by default) and the bot's next message there is returned. */
   const ask = async (from: User, text: string, chat: Parameters<typeof api.sendText>[0]['chat'] = undefined): Promise<BotMessage> => {
@@ -141,6 +144,20 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     },
     /** The running bot's watch loop: `runOnce()` polls what is due and sends what is pending, now. */
     watches: () => instance.watches,
+    /**
+     * A second replica's watch loop: its own store opened as the bot's is (PostgreSQL, for
+     * replicas), on the same clock, sending through the same Bot API; stopped by `close`.
+     */
+    async replica() {
+      const store = await openStore(config.dataDir);
+      const loop = startWatchLoop({ config, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: instance.telegram, logger, metrics, now: nowMs });
+      const stop = async () => {
+        await loop.stop(5_000);
+        await store.close();
+      };
+      replicas.push(stop);
+      return loop;
+    },
     /** Stops the bot (gracefully); `up` starts it again on the same data directory. */
     async down() {
       await settle();
@@ -156,6 +173,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
       instance = await launch();
     },
     async close() {
+      for (const stop of replicas.splice(0)) await stop();
       await instance.stop();
       await api.close();
       await testPortal.close();

@@ -46,9 +46,9 @@ describe('folding several polls into one change per record', () => {
   });
 
   test('a folded change set says since when; nothing left to tell is nothing', () => {
-    expect(foldChangeSets([set([status('1', 'A', 'B')], 10), set([status('1', 'B', 'C')], 20)], 10)).toEqual({
+    expect(foldChangeSets([set([status('1', 'A', 'B')], 10), set([status('1', 'B', 'C')], 20)], 99)).toEqual({
       resource: 'order',
-      foundAt: 20,
+      foundAt: 99,
       since: 10,
       changes: [{ sapId: '1', kind: 'changed', title: { sapId: '1', date: '2026-03-15' }, changes: [{ kind: 'field', field: 'status', from: 'A', to: 'C' }] }],
     });
@@ -56,10 +56,10 @@ describe('folding several polls into one change per record', () => {
     expect(foldChangeSets([], 0)).toBeUndefined();
   });
 
-  test('held JSON: the sets this version reads, since the first found; unreadable ones skipped', () => {
-    const folded = foldHeld([JSON.stringify(set([status('1', 'A', 'B')], 5)), 'not json', '{"resource":"order"}', JSON.stringify(set([status('1', 'B', 'C')], 9))]);
-    expect(JSON.parse(folded ?? '')).toMatchObject({ since: 5, foundAt: 9, changes: [{ sapId: '1', changes: [{ from: 'A', to: 'C' }] }] });
-    expect(foldHeld(['garbage'])).toBeUndefined();
+  test('held JSON: the sets this version reads, since the first found, told when folded; unreadable ones skipped', () => {
+    const folded = foldHeld([JSON.stringify(set([status('1', 'A', 'B')], 5)), 'not json', '{"resource":"order"}', JSON.stringify(set([status('1', 'B', 'C')], 9))], 50);
+    expect(JSON.parse(folded ?? '')).toMatchObject({ since: 5, foundAt: 50, changes: [{ sapId: '1', changes: [{ from: 'A', to: 'C' }] }] });
+    expect(foldHeld(['garbage'], 50)).toBeUndefined();
   });
 });
 

@@ -88,7 +88,7 @@ const keyboardOf = (changeSet: ChangeSet, shown: readonly Block[], target: Watch
     last.push({ text: t('notification.showQuery'), callback_data: packCallback({ type: 'lookup', ref: { query: target.query } }) });
   }
   last.push({ text: t('notification.stop'), callback_data: packCallback({ type: 'unwatch', watchId }) });
-  const options = { id: watchId, ...watch };
+  const options = { id: watchId, ...(watch.statusOnly && { statusOnly: true as const }), ...(watch.digestOnly && { digestOnly: true as const }) };
   return [...rows, snoozeButtons(options, t), optionSwitches(options, t), last];
 };
 

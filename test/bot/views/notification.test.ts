@@ -100,6 +100,18 @@ describe('a notification', () => {
     expect(sendable(view.text).text).toContain('New document: АКТ-555 dated 20 Nov 2026');
   });
 
+  test("the watch's options as they are now: its buttons carry the watch's id, not the notification's", () => {
+    const changeSet: ChangeSet = { resource: 'order', foundAt: 0, changes: [statusChange('0007300100')] };
+    // What the sender passes: the notification itself (its own id), with the watch's options.
+    const notification = { id: 7, watchId: 42, statusOnly: true as const, digestOnly: true as const };
+    const view = renderNotification(changeSet, { query: orderQuery }, 42, en.t, en.fmt, undefined, notification);
+    expect(buttons(view.keyboard).slice(1)).toEqual([
+      [['⏸ 1 day', 'ds:42:d'], ['⏸ 1 week', 'ds:42:w']],
+      [['All changes', 'dm:42:a'], ['Instantly', 'dd:42:i']],
+      [['🔕 Stop watching', 'u:42']],
+    ]);
+  });
+
   test('a specification number that cannot travel in a button gets no button', () => {
     const change = (number: string): RecordChange => ({ sapId: '0040001234', kind: 'entered', title: { number, contract: null, contractDate: null }, changes: [] });
     const changeSet: ChangeSet = { resource: 'specification', foundAt: 0, changes: [change('№ 12/Б'), change('X'.repeat(41)), change('  ')] };
