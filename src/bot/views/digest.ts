@@ -66,8 +66,11 @@ const linesOf = (block: string, room: number): string[] => (visibleLength(block)
 export const renderDigest = (content: DigestContent, t: Translate, fmt: Formatter, now: Date): View[] => {
   if (content.watches.length === 0) return [];
   const today = fmt.date(fmt.day(now));
+  const missed = content.missedAt === undefined ? [] : [t('digest.missed', { day: fmt.date(fmt.day(new Date(content.missedAt))) })];
   if (content.changed === 0 && content.planned.length === 0) {
-    return content.quiet && content.missedAt === undefined ? [] : [{ text: t('digest.nothing', { day: today, count: content.records }), keyboard: [] }];
+    // A quiet chat still hears that a digest was missed: its changes would otherwise go untold.
+    if (content.quiet && missed.length === 0) return [];
+    return [{ text: [t('digest.nothing', { day: today, count: content.records }), ...missed].join('\n'), keyboard: [] }];
   }
   // Room for the longest title a part may have, and for the line saying what was left out.
   const title = (part: number, parts: number) => t(parts > 1 ? 'digest.titlePart' : 'digest.title', { day: today, part, parts });
