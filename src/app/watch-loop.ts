@@ -134,6 +134,7 @@ export const startWatchLoop = ({ config, store, settings, portal, telegram, logg
     render: (content, locale, timeZone, at) => renderDigest(content, translators[locale], createFormatter(locale, timeZone), new Date(at)).map(storeMessage),
     logger,
     onPrepared: () => sends.run(),
+    onOutcome: (outcome) => metrics?.digests.inc({ outcome }),
   });
   const snoozes = createSnoozes({ store, now, logger });
 

@@ -35,18 +35,21 @@ export type DigesterOptions = {
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** A digest was queued: its messages are due now. */
   onPrepared?: (messages: number) => void;
+  /** Each digest claimed: prepared, skipped (too late) or failed (tried again later). */
+  onOutcome?: (outcome: 'prepared' | 'skipped' | 'failed') => void;
 };
 
 /** When a digest at `minute` is due next after `now`, in the zone. */
 export const nextDigestAt = (timeZone: string, minute: number, now: number): number => nextTimeOfDay(zoneOf(timeZone), minute, now);
 
-export const createDigester = ({ store, owner, leaseMs, now, zoneOf: chatZone, localeOf, render, logger, onPrepared }: DigesterOptions) => {
+export const createDigester = ({ store, owner, leaseMs, now, zoneOf: chatZone, localeOf, render, logger, onPrepared, onOutcome }: DigesterOptions) => {
   const prepare = async (digest: Digest, at: number): Promise<void> => {
     const timeZone = await chatZone(digest.chatId);
     const nextAt = nextDigestAt(timeZone, digest.minute, at);
     if (at - digest.nextAt >= MISSED_LIMIT_MS) {
       if (await store.skipDigest(digest.chatId, owner, nextAt)) {
         logger.warn({ chatId: digest.chatId, dueAt: digest.nextAt, nextAt }, 'a digest was skipped: it was due more than 6 hours ago; the next one tells its changes');
+        onOutcome?.('skipped');
       }
       return;
     }
@@ -58,6 +61,7 @@ export const createDigester = ({ store, owner, leaseMs, now, zoneOf: chatZone, l
       return;
     }
     logger.info({ audit: true, chatId: digest.chatId, messages, late: Math.max(0, at - digest.nextAt) }, 'digest prepared');
+    onOutcome?.('prepared');
     if (messages > 0) onPrepared?.(messages);
   };
 
@@ -71,6 +75,7 @@ export const createDigester = ({ store, owner, leaseMs, now, zoneOf: chatZone, l
           await prepare(digest, at);
         } catch (error) {
           logger.error({ err: error, chatId: digest.chatId }, 'a digest could not be prepared: it is tried again in a minute');
+          onOutcome?.('failed');
           await store.releaseDigest(digest.chatId, owner, at + RETRY_MS);
         }
       }

@@ -78,6 +78,7 @@ describe('a digest across a restart', () => {
     await runAt(h, NINE + 7 * HOUR);
     expect(digests(h, user.id)).toEqual([]);
     expect(h.logs).toContainEqual(expect.objectContaining({ chatId: user.id, msg: 'a digest was skipped: it was due more than 6 hours ago; the next one tells its changes' }));
+    expect(h.metrics.registry.render()).toMatch(/^digests_total\{outcome="skipped"\} 1$/m);
     await runAt(h, NINE + 24 * HOUR);
     const [next, ...more] = digests(h, user.id);
     expect(more).toEqual([]);
