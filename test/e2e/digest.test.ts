@@ -27,12 +27,26 @@ const PLAN = {
   ],
 };
 
+// A contract with so many positions planned this week that its digest takes more than one message.
+const LONG_POSITIONS = 120;
+const LONG = {
+  ...PLAN,
+  SAP_ID: '0040099998',
+  SPECIFICATION_NUMBER: '8',
+  CONTRACT_NUMBER: 'ДЛИННЫЙ-8',
+  POSITION: Array.from({ length: LONG_POSITIONS }, (_, index) =>
+    planned(index + 1, `Труба электросварная прямошовная 530х8 К52 ГОСТ 20295-85, партия ${index + 1}`, `2026-11-${24 + (index % 7)}`),
+  ),
+};
+
 beforeAll(async () => {
   h = await startHarness({ env: { WATCH_INTERVAL_SECONDS: '1' } });
-  h.portal.answerWhere(
-    (url) => decodeURIComponent(url).includes('ПЛАН-77'),
-    (url) => ({ body: { success: true, error_code: null, data: { result: [PLAN], total: 1, limit: Number(url.searchParams.get('limit')), offset: 0 } } }),
-  );
+  for (const [contract, record] of [['ПЛАН-77', PLAN], ['ДЛИННЫЙ-8', LONG]] as const) {
+    h.portal.answerWhere(
+      (url) => decodeURIComponent(url).includes(contract),
+      (url) => ({ body: { success: true, error_code: null, data: { result: [record], total: 1, limit: Number(url.searchParams.get('limit')), offset: 0 } } }),
+    );
+  }
 });
 afterAll(() => h.close());
 
@@ -46,6 +60,13 @@ const digests = (chatId: number) => h.api.messagesIn(chatId).filter((message) =>
 const notifications = (chatId: number) => h.api.messagesIn(chatId).filter((message) => /^🔔 (Изменения|Changes)/.test(message.text));
 const metric = (name: string) => Number(new RegExp(`^${name.replace(/[{}"]/g, '\\$&')} (\\d+)$`, 'm').exec(h.metrics.registry.render())?.[1] ?? 0);
 const portalCalls = () => h.portal.requests.length;
+/** The bot's answer to a text, past what it sent the chat before (a digest, say). */
+const latest = (user: User, text: string) => {
+  const after = Math.max(0, ...h.api.messagesIn(user.id).map((message) => message.message_id));
+  const reply = h.api.nextBotMessage(user.id, { after });
+  h.api.sendText({ from: user, text });
+  return reply;
+};
 
 /** A user in their private chat with the zone and the watches of the test; the clock back at the start. */
 const subscriber = async (languageCode: 'ru' | 'en', commands: string[]): Promise<User> => {
@@ -77,10 +98,11 @@ describe('the daily digest', () => {
 
     await runAt(DIGEST_AT - 1_000);
     expect(digests(user.id)).toEqual([]);
-    const [callsBefore, pollsBefore] = [portalCalls(), metric('watch_polls_total{outcome="ok"}')];
+    const [callsBefore, pollsBefore, preparedBefore] = [portalCalls(), metric('watch_polls_total{outcome="ok"}'), metric('digests_total{outcome="prepared"}')];
     await runAt(DIGEST_AT);
     // Each poll of the round is one page: the digest itself asked nothing.
     expect(portalCalls() - callsBefore).toBe(metric('watch_polls_total{outcome="ok"}') - pollsBefore);
+    expect(metric('digests_total{outcome="prepared"}') - preparedBefore).toBe(1);
     const [digest, ...more] = digests(user.id);
     expect(more).toEqual([]);
     expect(digest?.text).toBe(
@@ -149,5 +171,62 @@ describe('the daily digest', () => {
     expect(chosen.text).toContain('🕒 Time zone: Europe/Moscow (the default), now 14:05.');
     const { message: kaliningrad } = await h.press(english, chosen, h.button(chosen, 'Kaliningrad, UTC+2'));
     expect(kaliningrad?.text).toMatch(/^🕒 Time zone: Europe\/Kaliningrad, now 13:05\./);
+  });
+
+  it('Russian and English: a watch in the digest only is not told at once, its change is in the digest; /digest off tells it at once again', async () => {
+    // Later than the tests above went: order 0007300100 is polled again from here on.
+    const start = Date.parse('2026-11-25T10:00:00Z');
+    const nine = Date.parse('2026-11-26T06:00:00Z');
+    h.clock.now = new Date(start);
+    const ru = h.api.createUser({ language_code: 'ru' });
+    const en = h.api.createUser({ language_code: 'en' });
+    for (const [user, label, said] of [
+      [ru, 'Только в сводке', 'Теперь — только в сводке'],
+      [en, 'In the digest only', 'In the digest only from now on'],
+    ] as const) {
+      const confirmation = await h.ask(user, '/watch 0007300100');
+      await h.ask(user, '/digest 09:00');
+      expect((await h.press(user, confirmation, h.button(confirmation, label))).answer?.text).toBe(said);
+    }
+    await runAt(start + 1_000);
+    h.portal.advanceDemoClock(MINUTE);
+    await runAt(start + 2_000);
+    await runAt(start + 3_000);
+    expect([...notifications(ru.id), ...notifications(en.id)]).toEqual([]);
+    await runAt(nine);
+    expect(digests(ru.id).map((message) => message.text.split('\n\n').slice(1, 3))).toEqual([
+      ['Что изменилось с 25.11.2026 13:00', expect.stringMatching(/^заказы, номер SAP «0007300100»\n• Заказ № 0007300100 от 18\.11\.2025: Статус: [^\n]+ → [^\n]+$/)],
+    ]);
+    expect(digests(en.id).map((message) => message.text.split('\n\n').slice(1, 3))).toEqual([
+      ['What changed since 25 Nov 2026, 13:00', expect.stringMatching(/^orders, SAP no\. “0007300100”\n• Order No\. 0007300100 dated 18 Nov 2025: Status: [^\n]+ → [^\n]+$/)],
+    ]);
+    // Without a digest, the watch speaks at once again.
+    expect((await latest(en, '/digest off')).text).toBe('The digest is off. 1 watch that was in the digest only is told instantly again.');
+    h.portal.advanceDemoClock(MINUTE);
+    await runAt(nine + 2_000);
+    await runAt(nine + 3_000);
+    expect(notifications(en.id).map((message) => message.text.split('\n')[0])).toEqual(['🔔 Changes: orders, SAP no. “0007300100”']);
+    expect(notifications(ru.id)).toEqual([]);
+  });
+
+  it('Russian and English: a digest longer than one message is split within Telegram’s limit, each part numbered, nothing left out', async () => {
+    const ru = await subscriber('ru', ['/watch spec ДЛИННЫЙ-8', '/digest 09:00']);
+    const en = await subscriber('en', ['/watch spec ДЛИННЫЙ-8', '/digest 09:00']);
+    await runAt(HARNESS_START.getTime() + 1_000);
+    // A chat gets one message a second: the parts go one by one.
+    for (let second = 0; second < 15; second += 1) await runAt(Date.parse('2026-11-24T06:00:00Z') + second * 1_000);
+    for (const [user, title, item] of [
+      [ru, '🗓 Сводка на 24.11.2026', 'поз. '],
+      [en, '🗓 Digest for 24 Nov 2026', 'pos. '],
+    ] as const) {
+      const parts = digests(user.id);
+      expect(parts.length).toBeGreaterThan(1);
+      expect(parts.map((message) => message.text.split('\n')[0])).toEqual(parts.map((_, index) => `${title} (${index + 1}/${parts.length})`));
+      // Every message within 4096 characters (the emulator refuses longer ones), every position told once.
+      expect(Math.max(...parts.map((message) => message.text.length))).toBeLessThanOrEqual(4096);
+      const told = parts.flatMap((message) => message.text.split('\n')).filter((line) => line.startsWith('• ') && line.includes(item));
+      expect(told).toHaveLength(LONG_POSITIONS);
+      expect(new Set(told).size).toBe(LONG_POSITIONS);
+    }
   });
 });

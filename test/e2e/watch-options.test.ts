@@ -151,6 +151,11 @@ describe('snooze', () => {
     expect(woken).toHaveLength(1);
     expect(woken[0]?.text).toMatch(/^🔔 Пока слежение было на паузе \(с 23\.11\.2026 14:05\): заказы, номер SAP «0007300100»\n\nЗаказ № 0007300100 от 18\.11\.2025: Статус: [^\n]+ → [^\n]+$/);
     expect(woken[0]?.text.split('\n\n')).toHaveLength(2);
+    // Stopped from the list, the watch's buttons left on the notification are answered so.
+    const list = await ask(user, '/watch');
+    await h.press(user, list, h.button(list, '🔕 1'));
+    const gone = await h.press(user, message!, h.button(message, '▶ Возобновить'));
+    expect(gone.answer).toMatchObject({ show_alert: true, text: 'Этого слежения больше нет: см. /watch.' });
   });
 
   it('English: ⏸ 1 week and ▶ from the watch’s settings; a snooze button of a watch already gone is answered so', async () => {
