@@ -39,8 +39,17 @@ const measures = (r: WatchBenchResult): Array<[string, string]> => {
     r.storeMb.kind === 'sqlite'
       ? ['store: bot.sqlite + -wal', `${f(r.storeMb.file + r.storeMb.wal, 2)} MB (${f(r.storeMb.file, 2)} + ${f(r.storeMb.wal, 2)})`]
       : ['store: the PostgreSQL database', `${f(r.storeMb.database, 2)} MB (pg_database_size)`],
+    ...digestMeasures(r),
   ];
 };
+
+/** The digest phase (issue 33): every chat's digest at one minute. */
+const digestMeasures = ({ digests: d }: WatchBenchResult): Array<[string, string]> => [
+  ['digests at one minute (`/digest HH:MM` in every chat)', `**${d.received} of ${d.chats}** chats got theirs (${d.messages} messages, ${d.prepared} prepared); the /digest commands answered in ${f(d.setupMs / 1000)} s`],
+  ['digests: time to send all, from the minute', `first after ${f(d.firstS)} s, **all after ${f(d.allS)} s** (${f(d.messages / d.allS)} messages a second; at Telegram's 30 a second ${d.messages} need ${f(d.messages / 30)} s)`],
+  ['digests: portal requests meanwhile', `${d.window.requests} in ${f(d.window.seconds, 0)} s, as many as the watch polls the bot made (${d.window.polls}): **${d.window.extra} for the digests**`],
+  ['digests: bot CPU, RSS before / after', `${f(d.cpu.percent)} % of one core over those ${f(d.window.seconds, 0)} s (${f(d.cpu.msPerDigest, 2)} ms per digest, its polls included); ${f(d.rssMb.before)} / ${f(d.rssMb.after)} MB`],
+];
 
 export const renderWatchSection = (r: WatchBenchResult, command: string): string => {
   const { queries, chatsPerQuery, intervalS, measured } = r.options;

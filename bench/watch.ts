@@ -9,13 +9,17 @@ import { metric, sumMetrics } from './prometheus.ts';
 import { cpuMs, freePort, rssMb, start, type Child, botScript } from './proc.ts';
 import { sapNumber, startWatchPortal } from './watch-portal.ts';
 import { analyse, type Notified } from './watch-analysis.ts';
+import { runDigestPhase } from './watch-digests.ts';
+import type { Answer } from './bot-api.ts';
 
 // The watch scenario (issue 11): the bot as production starts it, watching `queries` orders from
 // `queries` chats, each order in `chatsPerQuery` chats and so as many watches per chat, created
 // with /watch as users do. After one interval of warm-up (the first poll of a query only takes
 // its snapshot) it is measured over `measured` intervals. With `postgres`, `replicas` bots share
 // a fresh database on that server (issue 12): long polling, so one of them polls Telegram and
-// all of them poll watches; their figures are summed, and given per replica too.
+// all of them poll watches; their figures are summed, and given per replica too. Then every chat
+// asks for its daily digest at the same minute (issue 33): the time to send them all, and the
+// portal's requests meanwhile against the bot's polls (bench/watch-digests.ts).
 
 export type WatchBenchOptions = {
   queries: number;
@@ -93,7 +97,10 @@ export const runWatchBench = async ({ queries, chatsPerQuery, intervalS, measure
     const notified: Notified[] = [];
     // Every notification since the set-up, by chat and text: one told twice is a duplicate.
     const told = new Map<string, number>();
+    // The digest phase takes the answers over while it runs.
+    let phase: ((answer: Answer) => void) | undefined;
     api.onAnswer((answer) => {
+      if (phase) return phase(answer);
       const text = answer.message?.text ?? '';
       if (answer.method !== 'sendMessage') return;
       if (!text.startsWith(added)) {
@@ -140,9 +147,22 @@ export const runWatchBench = async ({ queries, chatsPerQuery, intervalS, measure
     const end = await counts();
     const mb = (file: string) => (existsSync(join(replicas[0]!.dataDir, file)) ? statSync(join(replicas[0]!.dataDir, file)).size / 2 ** 20 : 0);
     const delta = (index: number, name: string) => metric(metricsAfter[index]!, name) - metric(metricsBefore[index]!, name);
+    const window = analyse({ portal, notified: [...notified], from, to, metricsBefore: sumMetrics(metricsBefore), metricsAfter: sumMetrics(metricsAfter), chatsPerQuery, queries, intervalS });
+    const digests = await runDigestPhase({
+      api,
+      portal,
+      listen: (listener) => (phase = listener),
+      scrape: () => Promise.all(replicas.map(scrape)),
+      pids,
+      firstUser: FIRST_USER,
+      chats: queries,
+      log,
+    });
+    log(`  digests: ${digests.received} of ${digests.chats} chats, all sent ${digests.allS.toFixed(1)} s after the minute; portal ${digests.window.requests} requests, polls ${digests.window.polls}`);
     return {
       pendingAtEnd: end.pending,
-      ...analyse({ portal, notified: [...notified], from, to, metricsBefore: sumMetrics(metricsBefore), metricsAfter: sumMetrics(metricsAfter), chatsPerQuery, queries, intervalS }),
+      ...window,
+      digests,
       options: { queries, chatsPerQuery, intervalS, measured },
       backend: databaseUrl ? ('postgres' as const) : ('sqlite' as const),
       setup: { ms: setupMs, watches, stored },

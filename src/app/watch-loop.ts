@@ -7,16 +7,20 @@ import type { Access } from '../access.ts';
 import type { ServerFeatures } from '../telegram/capabilities.ts';
 import { fitHtml, withFittedKeyboard } from '../telegram/fit.ts';
 import { renderNotification } from '../bot/views/notification.ts';
+import { renderDigest } from '../bot/views/digest.ts';
 import type { Config } from '../config.ts';
 import { createWatchMemory, type MemoryBudget } from '../memory-budget.ts';
 import { createFormatter } from '../format.ts';
-import { createTranslator, perLocale } from '../i18n.ts';
+import { createTranslator, perLocale, type Locale } from '../i18n.ts';
 import type { BotMetrics } from '../metrics/bot-metrics.ts';
 import type { PortalClient } from '../portal/client.ts';
 import type { SettingsStore } from '../store/store.ts';
 import type { WatchStore } from '../store/watch-store.ts';
 import { createPoller } from '../watch/poller.ts';
 import { createSender } from '../watch/sender.ts';
+import { createDigester } from '../watch/digests.ts';
+import { storeMessage } from '../watch/prepared-message.ts';
+import { createSnoozes } from '../watch/snoozes.ts';
 import { isGroupChat } from '../watch/send-limits.ts';
 import { repeat } from './repeat.ts';
 import type { Usage } from '../store/usage.ts';
@@ -33,6 +37,8 @@ const GAUGES_MS = 15_000;
  */
 const SEND_LEASE_MS = 5_000;
 const SEND_BATCH = 5;
+/** A digest's claim: preparing one is a few reads and writes in one transaction. */
+const DIGEST_LEASE_MS = 60_000;
 
 /**
  * A poll's claim outlasts the longest poll: every page of WATCH_MAX_RECORDS, each within
@@ -47,8 +53,8 @@ export type WatchLoopOptions = {
   /** Who may keep watches now: the environment's lists and the admins' grants. */
   access: Pick<Access, 'mayWatchIn'>;
   store: WatchStore;
-  /** A group's language, read when its notification is sent (it may have changed since the watch). */
-  settings: Pick<SettingsStore, 'chatLocale'>;
+  /** A chat's language and time zone, read when its notification is sent (they may have changed since the watch). */
+  settings: Pick<SettingsStore, 'chatLocale' | 'user' | 'chatTimeZone'>;
   /** The portal past its cache. */
   portal: PortalClient;
   telegram: Pick<Telegram, 'callApi'>;
@@ -71,7 +77,16 @@ export type WatchLoopOptions = {
 export const startWatchLoop = ({ config, access, store, settings, portal, telegram, features, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage }: WatchLoopOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
-  const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
+  /**
+   * The chat's language as it is now: a private chat's user's, a group's own, else (a group
+   * without one) the language of whoever set the watch or the digest up; else `fallback`, the
+   * language they spoke then.
+   */
+  const localeOf = async (chatId: number, createdBy: number, fallback: Locale): Promise<Locale> => {
+    if (!isGroupChat(chatId)) return (await settings.user(chatId)).locale ?? fallback;
+    return (await settings.chatLocale(chatId)) ?? (await settings.user(createdBy)).locale ?? fallback;
+  };
+  const zoneOf = async (chatId: number): Promise<string> => (await settings.chatTimeZone(chatId)) ?? config.timeZone;
   const poller = createPoller({
     store,
     portal,
@@ -94,6 +109,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
       },
     },
   });
+  // What changes say is read in the chat's time zone and language as they are when it is sent.
   const sender = createSender({
     store,
     sendMessage: ({ reply_markup: markup, ...payload }) =>
@@ -101,9 +117,10 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
         callBotApi(telegram, 'sendMessage', { ...payload, text: fitHtml(payload.text, features), ...(keyboard.length > 0 && { reply_markup: { inline_keyboard: keyboard } }) }),
       ),
     // When the poll found the change: a time in each reader's zone (a date_time entity).
-    render: (changes, notification, locale) =>
-      renderNotification(changes, notification.target, notification.watchId, translators[locale], formatters[locale], new Date(changes.foundAt)),
-    localeOf: async (notification) => (isGroupChat(notification.chatId) ? await settings.chatLocale(notification.chatId) : undefined) ?? notification.locale,
+    render: (changes, notification, locale, timeZone) =>
+      renderNotification(changes, notification.target, notification.watchId, translators[locale], createFormatter(locale, timeZone), new Date(changes.foundAt), notification),
+    localeOf: (notification) => localeOf(notification.chatId, notification.createdBy, notification.locale),
+    zoneOf,
     logger,
     isAllowed: (chatId) => access.mayWatchIn(chatId),
     owner,
@@ -123,6 +140,20 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
     }),
   });
 
+  const digester = createDigester({
+    store,
+    owner,
+    leaseMs: DIGEST_LEASE_MS,
+    now,
+    zoneOf,
+    localeOf: (digest) => localeOf(digest.chatId, digest.createdBy, digest.locale),
+    render: (content, locale, timeZone, at) => renderDigest(content, translators[locale], createFormatter(locale, timeZone), new Date(at)).map(storeMessage),
+    logger,
+    onPrepared: () => sends.run(),
+    onOutcome: (outcome) => metrics?.digests.inc({ outcome }),
+  });
+  const snoozes = createSnoozes({ store, now, logger });
+
   const gauges = async () => {
     if (!metrics) return;
     const counts = await store.counts();
@@ -133,11 +164,17 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
   // Polling and sending each go at their own pace: a long batch of sends never holds polls up.
   const polls = repeat(() => poller.tick(), TICK_MS, logger);
   const sends = repeat(() => sender.tick(), TICK_MS, logger);
+  // Digests and snoozes that end: each queues its messages, which the sends then take.
+  const digests = repeat(() => digester.tick(), TICK_MS, logger);
+  const wakes = repeat(async () => (await snoozes.tick()) > 0 && sends.run(), TICK_MS, logger);
   const metering = repeat(gauges, GAUGES_MS, logger);
 
   return {
     /** One round now (tests): polls what is due, waits for them, sends what is pending. */
     async runOnce(): Promise<void> {
+      await Promise.all([digests.settled(), wakes.settled()]);
+      await snoozes.tick();
+      await digester.tick();
       await poller.tick();
       await poller.settled();
       // A change found asks the loop for a round of sends at once: this one comes after it.
@@ -152,7 +189,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
     async stop(graceMs = 5_000): Promise<void> {
       const deadline = new AbortController();
       await Promise.race([
-        Promise.all([polls.stop(), sends.stop(), metering.stop()]).then(() => poller.settled()),
+        Promise.all([polls.stop(), sends.stop(), digests.stop(), wakes.stop(), metering.stop()]).then(() => poller.settled()),
         pause(graceMs, deadline.signal),
       ]);
       deadline.abort();

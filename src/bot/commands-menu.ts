@@ -4,8 +4,8 @@ import { createTranslator, LOCALES, type Locale } from '../i18n.ts';
 // The command menus Telegram shows: one list for private chats and one for groups, in Russian
 // and English (by the user's Telegram language), and the default language for everyone else.
 
-const PRIVATE = ['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help', 'start'] as const;
-const GROUP = ['order', 'spec', 'watch', 'export', 'settings', 'lang', 'pagesize', 'help', 'autolookup'] as const;
+const PRIVATE = ['order', 'spec', 'watch', 'digest', 'export', 'settings', 'timezone', 'lang', 'pagesize', 'help', 'start'] as const;
+const GROUP = ['order', 'spec', 'watch', 'digest', 'export', 'settings', 'timezone', 'lang', 'pagesize', 'help', 'autolookup'] as const;
 
 export const commandList = (names: readonly string[], locale: Locale): BotCommand[] => {
   const t = createTranslator(locale);

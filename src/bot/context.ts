@@ -13,6 +13,10 @@ export interface BotContext extends Context {
   pageSize: PageSize;
   /** Speaks `locale` from now on in this update (after the user changed it). */
   useLocale(locale: Locale): void;
+  /** The chat's time zone (IANA name): its own, else TIME_ZONE; `fmt` reads times in it. */
+  timeZone: string;
+  /** Reads times in `timeZone` from now on in this update (after the chat changed it). */
+  useTimeZone(timeZone: string): void;
   /** What "Try again" repeats if this update's portal call fails: the page it was fetching. */
   retry?: CallbackAction;
   /**

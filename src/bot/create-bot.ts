@@ -23,6 +23,11 @@ import { createAdminCheck } from './chat-admins.ts';
 import { createPasted } from './pasted.ts';
 import { createStatuses } from './statuses.ts';
 import type { StatusNames } from '../status-names.ts';
+import { createWatchOptionsFeature } from './features/watch-options.ts';
+import { createTimeZoneFeature } from './features/time-zone.ts';
+import { createDigestFeature } from './features/digest.ts';
+import { createChatDigest } from '../watch/chat-digest.ts';
+import { createWatchOptions } from '../watch/watch-options.ts';
 import { createLookups, type LookupPortal } from './lookups.ts';
 import { updateMetrics } from './middleware/update-metrics.ts';
 import { accessMiddleware } from './middleware/access.ts';
@@ -93,6 +98,9 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const pasted = createPasted({ lookups, answer });
   const autolookup = createAutolookupSwitch({ store: store.autolookup, logger, now: nowMs });
   const readsGroup = async (chatId: number) => (access.mayWatchIn(chatId) ? autolookup.enabled(chatId) : undefined);
+  // Issue 33: each chat's time zone and digest, a watch's options; group admins asked of Telegram.
+  const chatDigest = createChatDigest({ store: store.watches, logger, now: nowMs });
+  const isAdmin = createAdminCheck({ now: nowMs });
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
@@ -108,15 +116,24 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
       createOnboardingFeature({ access, watches: store.watches, logger, now }),
       createStartFeature({ demo, lookups }),
-      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage, autolookup: readsGroup }),
+      createSettingsFeature({
+        settings: store.settings,
+        defaultLanguage: config.defaultLanguage,
+        autolookup: readsGroup,
+        digestOf: (chatId) => (watches.mayWatch(chatId) ? chatDigest.get(chatId) : undefined),
+      }),
       // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.
       createAdminFeature({ access, store: store.access, seen: store.usage, ...(usage ? { usage } : {}), changes, requests, now }),
       createStatsFeature({ access, store: store.usage, ...(usage ? { usage } : {}), ...(circuit ? { circuit } : {}), now }),
       // Issue 30: /autolookup on|off, a group admin's.
-      createAutolookupFeature({ autolookup, isAdmin: createAdminCheck({ now: nowMs }), access }),
+      createAutolookupFeature({ autolookup, isAdmin, access }),
       createLookupFeature({ lookups, watches, statuses, answer, pasted, now }),
       createRecordFeature({ lookups, watches, now }),
       createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now, statuses }),
+      // A watch's options and snooze, the chat's time zone and digest (issue 33).
+      createWatchOptionsFeature({ watches, options: createWatchOptions({ store: store.watches, logger, now: nowMs }), now }),
+      createTimeZoneFeature({ settings: store.settings, digests: chatDigest, isAdmin, logger, now }),
+      createDigestFeature({ digests: chatDigest, watches, isAdmin, now }),
       createExportFeature({ lookups, exports, now, statuses }),
       createInlineFeature({ lookups, access, now, statuses }),
       // Issue 30: numbers in plain text (private chats, mentions, replies, /autolookup), before the fallback.

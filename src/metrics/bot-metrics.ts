@@ -60,6 +60,13 @@ export const createBotMetrics = (registry: MetricsRegistry = createMetricsRegist
       labelNames: ['outcome'],
       maxSeries: 10,
     }),
+    // Issue 33: the chats' daily digests.
+    digests: registry.counter<'outcome'>({
+      name: named('digests_total'),
+      help: 'Daily digests, by outcome: prepared (queued to send; none on a quiet day), skipped (more than 6 hours late), failed (tried again in a minute).',
+      labelNames: ['outcome'],
+      maxSeries: 5,
+    }),
     notificationDelay: registry.histogram({
       name: named('notification_delay_seconds'),
       help: 'Time from a poll finding a change to Telegram accepting its message.',

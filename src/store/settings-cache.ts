@@ -41,10 +41,22 @@ const intern = (settings: UserSettings): UserSettings => {
   return shared;
 };
 
+/** What is kept of a chat: its language and time zone, null when none is saved. */
+type ChatEntry = Readonly<{ locale: Locale | null; timeZone: string | null }>;
+const internedChats = new Map<string, ChatEntry>();
+const internChat = (locale: Locale | null, timeZone: string | null): ChatEntry => {
+  const key = `${locale ?? ''}|${timeZone ?? ''}`;
+  let shared = internedChats.get(key);
+  if (!shared) {
+    shared = Object.freeze({ locale, timeZone });
+    internedChats.set(key, shared);
+  }
+  return shared;
+};
+
 export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: startLive = true, records = createIdRecords(capacity) }: SettingsCacheOptions = {}): SettingsCache => {
   const users = records.column<UserSettings>();
-  // null: the chat has no language saved.
-  const chats = records.column<Locale | null>();
+  const chats = records.column<ChatEntry>();
   let live = startLive;
   // Bumped by every invalidation and write: a read or write that began before keeps nothing,
   // since what it saw may be older than what was forgotten.
@@ -66,6 +78,31 @@ export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: s
     });
   };
 
+  /** A chat's language and time zone, read together on a miss. */
+  const chatEntry = (chatId: number): Awaitable<ChatEntry> => {
+    const hit = live ? chats.get(chatId) : undefined;
+    if (hit) return hit;
+    const started = epoch;
+    return andThen(inner.chatLocale(chatId), (locale) =>
+      andThen(inner.chatTimeZone(chatId), (timeZone) => {
+        const entry = internChat(locale ?? null, timeZone ?? null);
+        if (live && started === epoch) chats.set(chatId, entry);
+        return entry;
+      }),
+    );
+  };
+
+  const writeChat = (chatId: number, write: () => Awaitable<void>, change: Partial<ChatEntry>): Awaitable<void> => {
+    const started = epoch;
+    return andThen(write(), () => {
+      const current = chats.peek(chatId);
+      const keep = live && started === epoch && current !== undefined;
+      epoch += 1;
+      if (keep) chats.set(chatId, internChat(change.locale ?? current.locale, change.timeZone ?? current.timeZone));
+      else chats.delete(chatId);
+    });
+  };
+
   const settings: SettingsStore = {
     user(userId) {
       const hit = live ? users.get(userId) : undefined;
@@ -79,24 +116,10 @@ export const cacheSettings = (inner: SettingsStore, { capacity = 50_000, live: s
     },
     setUserLocale: (userId, locale) => writeUser(userId, () => inner.setUserLocale(userId, locale), { locale }),
     setUserPageSize: (userId, pageSize) => writeUser(userId, () => inner.setUserPageSize(userId, pageSize), { pageSize }),
-    chatLocale(chatId) {
-      const hit = live ? chats.get(chatId) : undefined;
-      if (hit !== undefined) return hit ?? undefined;
-      const started = epoch;
-      return andThen(inner.chatLocale(chatId), (found) => {
-        if (live && started === epoch) chats.set(chatId, found ?? null);
-        return found;
-      });
-    },
-    setChatLocale(chatId, locale) {
-      const started = epoch;
-      return andThen(inner.setChatLocale(chatId, locale), () => {
-        const keep = live && started === epoch;
-        epoch += 1;
-        if (keep) chats.set(chatId, locale);
-        else chats.delete(chatId);
-      });
-    },
+    chatLocale: (chatId) => andThen(chatEntry(chatId), (entry) => entry.locale ?? undefined),
+    setChatLocale: (chatId, locale) => writeChat(chatId, () => inner.setChatLocale(chatId, locale), { locale }),
+    chatTimeZone: (chatId) => andThen(chatEntry(chatId), (entry) => entry.timeZone ?? undefined),
+    setChatTimeZone: (chatId, timeZone) => writeChat(chatId, () => inner.setChatTimeZone(chatId, timeZone), { timeZone }),
   };
 
   return {

@@ -26,6 +26,9 @@ export type SettingsStore = {
   /** A group's language, set by its admin. */
   chatLocale(chatId: number): Awaitable<Locale | undefined>;
   setChatLocale(chatId: number, locale: Locale): Awaitable<void>;
+  /** A chat's IANA time zone: a private chat's is its user's, a group's set by its admins. */
+  chatTimeZone(chatId: number): Awaitable<string | undefined>;
+  setChatTimeZone(chatId: number, timeZone: string): Awaitable<void>;
 };
 
 /**

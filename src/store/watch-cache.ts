@@ -97,7 +97,7 @@ export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity 
     );
   };
 
-  const cached: Pick<CachableWatchStore, 'find' | 'resumeChat' | 'add' | 'remove' | 'pauseChat' | 'moveChat' | 'removeChat'> = {
+  const cached: Pick<CachableWatchStore, 'find' | 'resumeChat' | 'add' | 'remove' | 'pauseChat' | 'moveChat' | 'removeChat' | 'removeDigest'> = {
     find(chatId, key) {
       if (!live) return inner.find(chatId, key);
       // Only the answer "not watched" comes from memory: a watch itself is read (its lastChangeAt moves with each poll).
@@ -112,6 +112,8 @@ export const cacheWatches = <T extends CachableWatchStore>(inner: T, { capacity 
     pauseChat: (chatId, now) => writing([chatId], () => inner.pauseChat(chatId, now)),
     moveChat: (fromChatId, toChatId) => writing([fromChatId, toChatId], () => inner.moveChat(fromChatId, toChatId)),
     removeChat: (chatId) => writing([chatId], () => inner.removeChat(chatId)),
+    // A paused digest counts as paused watches: gone, nothing is left to resume.
+    removeDigest: (chatId) => writing([chatId], () => inner.removeDigest(chatId)),
   };
   // Still a T: each method answers at once when the inner one does (`andThen` and `writing` keep a
   // plain value plain), so a sqlite store stays synchronous.

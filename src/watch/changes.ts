@@ -37,8 +37,11 @@ export const fieldChangeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('field'), field: z.string(), from: valueSchema, to: valueSchema }),
   /** An item of a list appeared or went away: `list` names the list, `item` its key, `fields` what it holds. */
   z.object({ kind: z.enum(['itemAdded', 'itemRemoved']), list: z.string(), item: z.string(), fields: z.record(z.string(), valueSchema) }),
-  /** A field of a list item changed (a position's quantity, its planned production date…). */
-  z.object({ kind: z.literal('itemField'), list: z.string(), item: z.string(), field: z.string(), from: valueSchema, to: valueSchema }),
+  /**
+   * A field of a list item changed (a position's quantity, its planned production date…); `name`
+   * is what the item is (a position's material), absent in change sets stored before it was kept.
+   */
+  z.object({ kind: z.literal('itemField'), list: z.string(), item: z.string(), field: z.string(), from: valueSchema, to: valueSchema, name: z.string().optional() }),
 ]);
 export type FieldChange = z.infer<typeof fieldChangeSchema>;
 
@@ -56,8 +59,10 @@ export type RecordChange = z.infer<typeof recordChangeSchema>;
 export const changeSetSchema = z.object({
   resource: z.enum(['order', 'specification']),
   changes: z.array(recordChangeSchema),
-  /** When the poll found them (ms since the epoch), for the delivery-latency histogram. */
+  /** When the poll found them (ms since the epoch; folded ones: when they were folded), for the delivery-latency histogram. */
   foundAt: z.number(),
+  /** Several polls' changes folded into one line per record (a snooze's end): those since this moment. */
+  since: z.number().optional(),
 });
 export type ChangeSet = z.infer<typeof changeSetSchema>;
 

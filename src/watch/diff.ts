@@ -15,6 +15,12 @@ const fieldChanges = (before: Record<string, Value>, after: Record<string, Value
 
 type Items = RecordSnapshot['lists'][string];
 
+/** What an item is, to name it beside its key: a position's material (its name, else its code). */
+export const itemName = (fields: Record<string, Value>): string | undefined => {
+  const name = valueAt(fields, 'material') ?? valueAt(fields, 'materialCode');
+  return typeof name === 'string' && name.trim() !== '' ? name : undefined;
+};
+
 /** One list: items present in both with their changed fields, and added ones, in `after`'s order; then removed ones. */
 const listChanges = (list: string, before: Items, after: Items): FieldChange[] => {
   const changes: FieldChange[] = [];
@@ -24,7 +30,9 @@ const listChanges = (list: string, before: Items, after: Items): FieldChange[] =
       changes.push({ kind: 'itemAdded', list, item, fields });
       continue;
     }
-    for (const change of fieldChanges(old, fields)) changes.push({ kind: 'itemField', list, item, ...change });
+    const name = itemName(fields) ?? itemName(old);
+    // A change of the material itself names both: the item needs no name beside it.
+    for (const change of fieldChanges(old, fields)) changes.push({ kind: 'itemField', list, item, ...change, ...(name !== undefined && change.field !== 'material' && { name }) });
   }
   for (const [item, fields] of Object.entries(before)) {
     if (!Object.hasOwn(after, item)) changes.push({ kind: 'itemRemoved', list, item, fields });

@@ -8,6 +8,7 @@ import { readStored, snapshotSchema, type ChangeSet } from './changes.ts';
 import { diffSnapshots } from './diff.ts';
 import { fetchAll, RecordsTooLargeError } from '../portal/fetch-all.ts';
 import { snapshotOf, watchedRecords } from './snapshot.ts';
+import { statusChangesOf } from './status-only.ts';
 
 /** What the poller reports, for metrics: one poll's outcome, the records it found changed. */
 export type PollerEvents = {
@@ -94,11 +95,14 @@ export const createPoller = ({ store, portal, logger, owner, intervalMs, maxReco
       const changes = truncated ? found.filter((change) => change.kind === 'changed') : found;
       const foundAt = now();
       const changeSet: ChangeSet | undefined = changes.length > 0 ? { resource: after.resource, changes, foundAt } : undefined;
+      // What a status-only watch of the target is told, when anything.
+      const statusOnly = statusChangesOf(changes);
       const recorded = await store.recordPoll(claimed.key, token, {
         snapshot: JSON.stringify(after),
         nextPollAt: next,
         now: foundAt,
         ...(changeSet && { changes: JSON.stringify(changeSet) }),
+        ...(statusOnly.length > 0 && { statusChanges: JSON.stringify({ ...changeSet, changes: statusOnly }) }),
       });
       if (!recorded) logger.warn({ key: claimed.key }, 'a watch poll lost its lease: another process polls it');
       events?.polled('ok');

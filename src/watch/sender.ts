@@ -4,8 +4,11 @@ import { backoffDelay } from '../backoff.ts';
 import type { Locale } from '../i18n.ts';
 import type { Awaitable } from '../store/store.ts';
 import type { Notification, WatchStore } from '../store/watch-store.ts';
+
+type ChangeNotification = Extract<Notification, { kind: 'change' }>;
 import type { View } from '../telegram/view.ts';
 import { changeSetSchema, readStored, type ChangeSet } from './changes.ts';
+import { readMessage } from './prepared-message.ts';
 import { isQuiet, type QuietHours } from './quiet-hours.ts';
 import { isChatGone, isTopicGone, migratedTo } from './send-failures.ts';
 import { createSendLimits } from './send-limits.ts';
@@ -22,10 +25,12 @@ export type SenderOptions = {
   store: WatchStore;
   /** Sends one message; rejects with Telegram's error (a TelegramError when Telegram answered). */
   sendMessage(payload: BotApiParams<'sendMessage'>): Promise<unknown>;
-  /** The message for a notification, in `locale` (the one `localeOf` chose). */
-  render(changes: ChangeSet, notification: Notification, locale: Locale): View;
-  /** The language to speak, chosen at send time (the group's as it is now); default: the notification's own. */
-  localeOf?: (notification: Notification) => Awaitable<Locale>;
+  /** The message for a watch's changes, in `locale` (the one `localeOf` chose), its times in `timeZone`. */
+  render(changes: ChangeSet, notification: ChangeNotification, locale: Locale, timeZone: string): View;
+  /** The language to speak, chosen at send time (the chat's as it is now); default: the notification's own. */
+  localeOf?: (notification: ChangeNotification) => Awaitable<Locale>;
+  /** The chat's time zone now (for its times and its quiet hours); default: `timeZone`. */
+  zoneOf?: (chatId: number) => Awaitable<string>;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Whether the chat may still have watches: one that may not gets nothing, and its watches go. */
   isAllowed?: (chatId: number) => boolean;
@@ -36,7 +41,9 @@ export type SenderOptions = {
   batch: number;
   /** Notifications claimed in one tick, at most (default 30: Telegram's limit for a second). */
   perTick?: number;
+  /** Hours when changes are sent without sound, in each chat's time zone; a digest the chat asked for keeps its sound. */
   quietHours: QuietHours | undefined;
+  /** TIME_ZONE: a chat's zone unless it chose one. */
   timeZone: string;
   now?: () => number;
   events?: SenderEvents;
@@ -63,6 +70,7 @@ export const createSender = ({
   sendMessage,
   render,
   localeOf = (notification) => notification.locale,
+  zoneOf = () => timeZone,
   logger,
   isAllowed = () => true,
   owner,
@@ -79,17 +87,22 @@ export const createSender = ({
   /** Nothing is sent before this time: the end of the last 429's retry_after. */
   let holdUntil = 0;
 
-  const ids = (notification: Notification) => ({ notificationId: notification.id, chatId: notification.chatId, watchId: notification.watchId });
+  const ids = (notification: Notification) => ({
+    notificationId: notification.id,
+    chatId: notification.chatId,
+    ...(notification.kind === 'change' ? { watchId: notification.watchId } : { digest: true }),
+  });
 
-  /** Sends to the notification's topic, or to its chat when the topic is gone. */
-  const send = async (notification: Notification, view: View, at: number): Promise<void> => {
+  /** Sends to the notification's topic, or to its chat when the topic is gone; silently when `quiet`. */
+  const send = async (notification: Notification, view: View, quiet: boolean): Promise<void> => {
+    const at = now();
     const payload: BotApiParams<'sendMessage'> = {
       chat_id: notification.chatId,
       text: view.text,
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
       reply_markup: { inline_keyboard: view.keyboard },
-      ...(isQuiet(at, quietHours, timeZone) && { disable_notification: true }),
+      ...(quiet && { disable_notification: true }),
     };
     limits.sent(notification.chatId, at);
     try {
@@ -108,18 +121,33 @@ export const createSender = ({
     return { ...unthreaded, chatId: toChatId };
   };
 
+  /** The message to send and whether it goes silently; undefined (dropped, logged) when it cannot be read or rendered. */
+  const prepare = async (claimed: Notification, at: number): Promise<{ view: View; quiet: boolean; changes?: ChangeSet } | undefined> => {
+    if (claimed.kind === 'digest') {
+      const view = readMessage(claimed.message);
+      if (view === undefined) logger.error(ids(claimed), 'a prepared digest cannot be read: dropped');
+      return view && { view, quiet: false };
+    }
+    const changes = readStored(changeSetSchema, claimed.changes);
+    if (changes === undefined) {
+      logger.error(ids(claimed), 'a pending notification cannot be read: dropped');
+      return undefined;
+    }
+    const zone = await zoneOf(claimed.chatId);
+    try {
+      return { view: render(changes, claimed, await localeOf(claimed), zone), quiet: isQuiet(at, quietHours, zone), changes };
+    } catch (error) {
+      // Ids only: the error may quote the records.
+      logger.error({ ...ids(claimed), errorType: error instanceof Error ? error.name : typeof error }, 'a notification cannot be rendered: dropped');
+      return undefined;
+    }
+  };
+
   const deliver = async (claimed: Notification): Promise<void> => {
     if (!isAllowed(claimed.chatId)) {
       await store.removeChat(claimed.chatId);
       logger.info({ audit: true, ...ids(claimed) }, 'watches removed: the chat may no longer use the bot');
       events?.outcome('dropped');
-      return;
-    }
-    const changes = readStored(changeSetSchema, claimed.changes);
-    if (changes === undefined) {
-      logger.error(ids(claimed), 'a pending notification cannot be read: dropped');
-      events?.outcome('dropped');
-      await store.delivered(claimed.id);
       return;
     }
     const at = now();
@@ -128,12 +156,8 @@ export const createSender = ({
       await store.postpone(claimed.id, at + wait);
       return;
     }
-    let view: View;
-    try {
-      view = render(changes, claimed, await localeOf(claimed));
-    } catch (error) {
-      // Ids only: the error may quote the records.
-      logger.error({ ...ids(claimed), errorType: error instanceof Error ? error.name : typeof error }, 'a notification cannot be rendered: dropped');
+    const message = await prepare(claimed, at);
+    if (message === undefined) {
       events?.outcome('dropped');
       await store.delivered(claimed.id);
       return;
@@ -141,12 +165,12 @@ export const createSender = ({
     let notification = claimed;
     try {
       try {
-        await send(notification, view, at);
+        await send(notification, message.view, message.quiet);
       } catch (error) {
         const toChatId = migratedTo(error);
         if (toChatId === undefined) throw error;
         notification = await moved(notification, toChatId);
-        await send(notification, view, now());
+        await send(notification, message.view, message.quiet);
       }
     } catch (error) {
       await failed(notification, error);
@@ -154,11 +178,10 @@ export const createSender = ({
     }
     await store.delivered(notification.id);
     events?.outcome('sent');
-    events?.delivered(Math.max(0, (now() - changes.foundAt) / 1000));
-    logger.info(
-      { audit: true, chatId: notification.chatId, watchId: notification.watchId, records: changes.changes.length },
-      'notification sent',
-    );
+    if (message.changes) {
+      events?.delivered(Math.max(0, (now() - message.changes.foundAt) / 1000));
+      logger.info({ audit: true, chatId: notification.chatId, watchId: notification.kind === 'change' ? notification.watchId : undefined, records: message.changes.changes.length }, 'notification sent');
+    } else logger.info({ audit: true, chatId: notification.chatId }, 'digest message sent');
   };
 
   const failed = async (notification: Notification, error: unknown) => {

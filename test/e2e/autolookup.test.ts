@@ -165,7 +165,7 @@ describe('/autolookup', () => {
     expect(pressed.message?.text).toMatch(/^🔎 Autolookup is on/);
     expect((await h.ask(member, '/settings', group)).text).toContain('Autolookup of numbers in this group: on.');
     const ru = h.api.createUser({ language_code: 'ru' });
-    expect((await h.ask(ru, '/settings')).buttons).toEqual([]);
+    expect((await h.ask(ru, '/settings')).buttons.filter((button) => button.text.startsWith('🔎'))).toEqual([]);
   });
 
   it('works only in groups on the bot’s list, and strangers’ chatter is never answered', async () => {

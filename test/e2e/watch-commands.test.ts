@@ -45,7 +45,7 @@ describe('/watch with a query', () => {
     const user = h.api.createUser({ language_code: 'en' });
     await h.ask(user, '/watch 0007300100');
     expect((await h.ask(user, '/watch заказ 0007300100')).text).toBe('I am already watching: orders, SAP no. “0007300100”. To stop, press 🔕 in /watch.');
-    expect(labels(await h.ask(user, '/watch'))).toEqual(['🔕 1']);
+    expect(labels(await h.ask(user, '/watch'))).toEqual(['🔕 1', '⚙ 1']);
   });
 
   it('refuses past WATCH_LIMIT_PER_CHAT', async () => {
@@ -76,7 +76,7 @@ describe('the /watch list and 🔕', () => {
     const { answer, message } = await h.press(user, list, h.button(list, '🔕 1'));
     expect(answer).toMatchObject({ text: 'Больше не слежу' });
     expect(message?.text).toBe(['Наблюдения 1–1 из 1', '', '1. заказы, номер SAP «0007300321»', 'с 23.11.2026; изменений не было'].join('\n'));
-    expect(labels(message)).toEqual(['🔕 1']);
+    expect(labels(message)).toEqual(['🔕 1', '⚙ 1']);
     expect(h.logs).toContainEqual(expect.objectContaining({ audit: true, chatId: user.id, value: '0007300100', msg: 'watch stopped' }));
   });
 
@@ -90,7 +90,7 @@ describe('the /watch list and 🔕', () => {
       const { answer } = await h.press(user, list, data, true);
       expect(answer).toMatchObject({ show_alert: true, text: expect.stringContaining('This button is out of date') });
     }
-    expect(labels(await h.ask(owner, '/watch'))).toEqual(['🔕 1']);
+    expect(labels(await h.ask(owner, '/watch'))).toEqual(['🔕 1', '⚙ 1']);
   });
 });
 

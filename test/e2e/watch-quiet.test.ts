@@ -19,7 +19,7 @@ describe('quiet hours', () => {
     h.advance(1_000);
     await h.watches().runOnce();
     h.portal.advanceDemoClock(60_000);
-    const sent = () => h.api.callsTo('sendMessage', { chatId: user.id }).filter((call) => String(call.params.text).startsWith('🔔 ') && call.params.reply_markup !== undefined);
+    const sent = () => h.api.callsTo('sendMessage', { chatId: user.id }).filter((call) => String(call.params.text).startsWith('🔔 Changes'));
     for (let round = 0; round < 40 && sent().length === 0; round += 1) {
       h.advance(200);
       await h.watches().runOnce();

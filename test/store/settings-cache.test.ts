@@ -7,7 +7,8 @@ import type { SettingsStore, UserSettings } from '../../src/store/store.ts';
 const countingStore = () => {
   const users = new Map<number, UserSettings>();
   const chats = new Map<number, Locale>();
-  const reads = { count: 0 };
+  const zones = new Map<number, string>();
+  const reads = { count: 0, zones: 0 };
   let gate: Promise<void> | undefined;
   const store: SettingsStore = {
     async user(id) {
@@ -23,6 +24,11 @@ const countingStore = () => {
       return chats.get(id);
     },
     setChatLocale: (id, locale) => void chats.set(id, locale),
+    chatTimeZone: (id) => {
+      reads.zones += 1;
+      return zones.get(id);
+    },
+    setChatTimeZone: (id, zone) => void zones.set(id, zone),
   };
   const hold = () => {
     let release = () => {};

@@ -47,13 +47,32 @@ export const describeSettingsContract = (backend: Backend): void => {
     it('reads values this version does not know as unset', async () => {
       const { settings } = await place().open();
       await place().sql("INSERT INTO user_settings VALUES (1, 'de', 50, 0), (2, 'en', 7, 0), (3, 'xx', 10, 0), (4, NULL, NULL, 0)");
-      await place().sql("INSERT INTO chat_settings VALUES (-100, 'fr', 0), (-200, NULL, 0)");
+      await place().sql("INSERT INTO chat_settings (chat_id, locale, time_zone, updated_at) VALUES (-100, 'fr', 'Mars/Base', 0), (-200, NULL, NULL, 0)");
       expect(await settings.user(1)).toEqual({});
       expect(await settings.user(2)).toEqual({ locale: 'en' });
       expect(await settings.user(3)).toEqual({ pageSize: 10 });
       expect(await settings.user(4)).toEqual({});
       expect(await settings.chatLocale(-100)).toBeUndefined();
       expect(await settings.chatLocale(-200)).toBeUndefined();
+      expect(await settings.chatTimeZone(-100)).toBeUndefined();
+      expect(await settings.chatTimeZone(-200)).toBeUndefined();
+    });
+
+    it("keeps each chat's time zone, apart from its language, and refuses a name Intl does not spell so", async () => {
+      const { settings } = await place().open();
+      await settings.setChatLocale(-100, 'en');
+      await settings.setChatTimeZone(-100, 'Asia/Yekaterinburg');
+      await settings.setChatTimeZone(42, 'Asia/Novosibirsk');
+      expect(await settings.chatTimeZone(-100)).toBe('Asia/Yekaterinburg');
+      expect(await settings.chatLocale(-100)).toBe('en');
+      expect(await settings.chatTimeZone(42)).toBe('Asia/Novosibirsk');
+      expect(await settings.chatLocale(42)).toBeUndefined();
+      expect(await settings.chatTimeZone(43)).toBeUndefined();
+      await settings.setChatTimeZone(-100, 'Europe/Kaliningrad');
+      expect(await settings.chatTimeZone(-100)).toBe('Europe/Kaliningrad');
+      for (const bad of ['Mars/Base', 'asia/yekaterinburg', '']) expect(await failure(() => settings.setChatTimeZone(-100, bad))).toBeInstanceOf(RangeError);
+      const again = await place().open();
+      expect(await again.settings.chatTimeZone(-100)).toBe('Europe/Kaliningrad');
     });
 
     it('refuses ids that are not Telegram ids and values outside the known lists, writing nothing', async () => {

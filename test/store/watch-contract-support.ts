@@ -1,7 +1,7 @@
 import { afterEach, beforeEach } from 'vitest';
 import { targetKey } from '../../src/store/target-key.ts';
 import type { Awaitable } from '../../src/store/store.ts';
-import type { NewWatch, WatchStore, WatchTarget } from '../../src/store/watch-store.ts';
+import type { NewWatch, Notification, WatchStore, WatchTarget } from '../../src/store/watch-store.ts';
 
 // The fixtures of the WatchStore contract (watch-store-contract.ts), shared by its two halves.
 
@@ -64,4 +64,10 @@ export const poll = async (store: WatchStore, owner: string, now: number, change
   const [claimed] = await store.claimDue(owner, now, LEASE, 10);
   if (!claimed) throw new Error('nothing was due');
   return store.recordPoll(claimed.key, owner, { snapshot: `snapshot at ${now}`, nextPollAt: now + MINUTE, now, ...(changes !== undefined && { changes }) });
+};
+
+/** A notification that must be a watch's changes (not a digest's message). */
+export const asChange = (notification: Notification | undefined): Extract<Notification, { kind: 'change' }> => {
+  if (notification?.kind !== 'change') throw new Error(`not a change notification: ${JSON.stringify(notification)}`);
+  return notification;
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { added, CHANGES, CONTRACT, DUE, GROUP, KEY, LEASE, MINUTE, newWatch, PIPE, PRIVATE, useStore, type OpenWatchStore } from './watch-contract-support.ts';
+import { added, CHANGES, CONTRACT, DUE, GROUP, KEY, LEASE, MINUTE, newWatch, PIPE, PRIVATE, useStore, type OpenWatchStore, asChange } from './watch-contract-support.ts';
 
 // The WatchStore contract for a group that became a supergroup: Telegram gives the chat a new
 // id, and its watches and pending notifications follow it there.
@@ -33,7 +33,7 @@ export const describeWatchMoveContract = (name: string, open: OpenWatchStore): v
       expect(await store().list(PRIVATE)).toEqual([{ ...other, lastChangeAt: DUE }]);
       expect(await store().counts()).toEqual({ watches: 3, targets: 2, pending: 2 });
       const pending = await store().claimNotifications('s', DUE, LEASE, 10);
-      expect(pending.map(({ watchId, chatId, threadId }) => ({ watchId, chatId, threadId }))).toEqual([
+      expect(pending.map(asChange).map(({ watchId, chatId, threadId }) => ({ watchId, chatId, threadId }))).toEqual([
         { watchId: contract.id, chatId: NEW, threadId: undefined },
         { watchId: other.id, chatId: PRIVATE, threadId: undefined },
       ]);
@@ -47,7 +47,7 @@ export const describeWatchMoveContract = (name: string, open: OpenWatchStore): v
       await store().moveChat(OLD, NEW);
       expect(await store().list(NEW)).toEqual([{ ...kept, lastChangeAt: DUE }, { ...pipe, chatId: NEW }]);
       expect(await store().counts()).toEqual({ watches: 2, targets: 2, pending: 1 });
-      expect((await store().claimNotifications('s', DUE, LEASE, 10)).map(({ watchId, chatId }) => ({ watchId, chatId }))).toEqual([
+      expect((await store().claimNotifications('s', DUE, LEASE, 10)).map(asChange).map(({ watchId, chatId }) => ({ watchId, chatId }))).toEqual([
         { watchId: kept.id, chatId: NEW },
       ]);
     });

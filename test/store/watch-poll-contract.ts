@@ -92,8 +92,8 @@ export const describeWatchPollContract = (name: string, open: OpenWatchStore): v
       await added(store(), newWatch(PRIVATE, PIPE));
       expect(await poll(store(), 'a', DUE, CHANGES)).toBe(true);
       expect(await store().claimNotifications('s', DUE, LEASE, 10)).toEqual([
-        { id: expect.any(Number), watchId: inGroup.id, chatId: GROUP, threadId: 12, locale: 'en', target: CONTRACT, changes: CHANGES, attempts: 0 },
-        { id: expect.any(Number), watchId: inPrivate.id, chatId: PRIVATE, locale: 'ru', target: CONTRACT, changes: CHANGES, attempts: 0 },
+        { id: expect.any(Number), kind: 'change', watchId: inGroup.id, chatId: GROUP, threadId: 12, locale: 'en', target: CONTRACT, changes: CHANGES, attempts: 0, createdBy: 7 },
+        { id: expect.any(Number), kind: 'change', watchId: inPrivate.id, chatId: PRIVATE, locale: 'ru', target: CONTRACT, changes: CHANGES, attempts: 0, createdBy: 7 },
       ]);
       expect((await store().list(GROUP))[0]?.lastChangeAt).toBe(DUE);
       expect((await store().list(PRIVATE)).map((watch) => watch.lastChangeAt)).toEqual([DUE, undefined]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { added, CHANGES, CONTRACT, DUE, GROUP, LEASE, MINUTE, newWatch, PIPE, poll, PRIVATE, T0, useStore, type OpenWatchStore } from './watch-contract-support.ts';
+import { added, CHANGES, CONTRACT, DUE, GROUP, LEASE, MINUTE, newWatch, PIPE, poll, PRIVATE, T0, useStore, type OpenWatchStore, asChange } from './watch-contract-support.ts';
 
 // The sending part of the WatchStore contract: pending notifications claimed with leases,
 // delivered, retried or postponed, and dropped with their watch or their chat.
@@ -74,15 +74,15 @@ export const describeWatchSendContract = (name: string, open: OpenWatchStore): v
       await poll(store(), 'a', DUE, '{"first":1}');
       await poll(store(), 'a', DUE + MINUTE, '{"second":2}');
       const [first] = await store().claimNotifications('s', DUE + MINUTE, LEASE, 10);
-      expect(first?.changes).toBe('{"first":1}');
+      expect(asChange(first).changes).toBe('{"first":1}');
       // The second waits while the first is held, and while it waits for a retry.
       expect(await store().claimNotifications('s', DUE + MINUTE, LEASE, 10)).toEqual([]);
       await store().retryLater(first?.id ?? 0, DUE + 10 * MINUTE);
       expect(await store().claimNotifications('s', DUE + 2 * MINUTE, LEASE, 10)).toEqual([]);
       const retried = await store().claimNotifications('s', DUE + 10 * MINUTE, LEASE, 10);
-      expect(retried.map((notification) => [notification.changes, notification.attempts])).toEqual([['{"first":1}', 1]]);
+      expect(retried.map((notification) => [asChange(notification).changes, notification.attempts])).toEqual([['{"first":1}', 1]]);
       await store().delivered(first?.id ?? 0);
-      expect((await store().claimNotifications('s', DUE + 10 * MINUTE, LEASE, 10)).map((notification) => notification.changes)).toEqual(['{"second":2}']);
+      expect((await store().claimNotifications('s', DUE + 10 * MINUTE, LEASE, 10)).map((notification) => asChange(notification).changes)).toEqual(['{"second":2}']);
     });
 
     it('retries later: one more attempt, due at the time given, free for any owner', async () => {

@@ -4,6 +4,7 @@ import { describeWatchLookupContract } from './watch-lookup-contract.ts';
 import { describeWatchMoveContract } from './watch-move-contract.ts';
 import { describeWatchPollContract } from './watch-poll-contract.ts';
 import { describeWatchSendContract } from './watch-send-contract.ts';
+import { describeWatchDigestContract } from './watch-digest-contract.ts';
 import { added, CONTRACT, GROUP, MINUTE, newWatch, ONE_ORDER, PIPE, PRIVATE, T0, useStore, type OpenWatchStore } from './watch-contract-support.ts';
 
 // What every WatchStore must do, whatever keeps it: run by each backend's test with a fresh,
@@ -112,5 +113,6 @@ export const describeWatchStoreContract = (name: string, open: OpenWatchStore): 
   describeWatchSendContract(name, open);
   describeWatchMoveContract(name, open);
   describeWatchLookupContract(name, open);
+  describeWatchDigestContract(name, open);
 };
 export type { OpenWatchStore } from './watch-contract-support.ts';

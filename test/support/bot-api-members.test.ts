@@ -119,6 +119,24 @@ describe('getChatMember', () => {
   });
 });
 
+describe('a supergroup that hides its members', () => {
+  it('lets a bot that is not an admin ask only about itself; an admin bot about anyone; a basic group cannot hide them', async () => {
+    const group = api.createGroup({ type: 'supergroup' });
+    api.sendText({ from: ann, chat: group, text: 'hello' });
+    api.setMemberStatus(group, bob, 'administrator');
+    api.hideMembers(group);
+    await fails('getChatMember', { chat_id: group.id, user_id: ann.id }, 400, 'Bad Request: CHAT_ADMIN_REQUIRED');
+    await fails('getChatMember', { chat_id: group.id, user_id: bob.id }, 400, 'Bad Request: CHAT_ADMIN_REQUIRED');
+    expect(await member(group.id, api.botUser.id)).toEqual({ user: botUser(), status: 'member' });
+    api.setMemberStatus(group, api.botUser.id, 'administrator');
+    expect(await member(group.id, ann.id)).toEqual({ user: ann, status: 'member' });
+    api.setMemberStatus(group, api.botUser.id, 'member');
+    api.hideMembers(group, false);
+    expect(await member(group.id, ann.id)).toEqual({ user: ann, status: 'member' });
+    expect(() => api.hideMembers(api.createGroup({ type: 'group' }))).toThrow(/only supergroups/);
+  });
+});
+
 describe('getChatAdministrators', () => {
   it('lists the creator first, then administrators, the bot included when it is one', async () => {
     const group = api.createGroup();

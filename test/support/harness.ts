@@ -26,8 +26,8 @@ import { createUsage } from '../../src/store/usage.ts';
 export type HarnessOptions = {
   env?: Record<string, string>;
   demo?: boolean;
-  /** How each launch opens the store in DATA_DIR (a test may cap its size, say). */
-  openStore?: (dataDir: string) => Store;
+  /** How each launch opens the store in DATA_DIR (a test may cap its size, say, or open PostgreSQL). */
+  openStore?: (dataDir: string) => Store | Promise<Store>;
   /** The Bot API version the emulator plays (an older server); default the current one. */
   botApiVersion?: BotApiVersion;
 };
@@ -69,7 +69,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
 
   /** The bot as main.ts runs it: store opened from DATA_DIR, command menus set, long polling. */
   const launch = async () => {
-    const store = openStore(config.dataDir);
+    const store = await openStore(config.dataDir);
     usage.connect(store.usage);
     // As main.ts: the process's exports made once, beside the bot; they run on the bot's clock here.
     const onFinished = (outcome: 'sent' | 'empty' | 'too_large' | 'failed') => {
@@ -95,6 +95,8 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     return {
       inFlight: receiving.inFlight,
       watches,
+      telegram: bot.telegram,
+      features: serverFeaturesOf(bot),
       async stop() {
         await Promise.all([receiving.stop(5_000), watches.stop(5_000)]);
         limitSweeper.stop();
@@ -104,6 +106,8 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     };
   };
   let instance = await launch();
+  /** The extra replicas' watch loops, stopped before the bot. */
+  const replicas: Array<() => Promise<void>> = [];
 
   /** A user writes in a chat (their private chat by default) and the bot's next message there is returned. */
   const ask = async (from: User, text: string, chat: Parameters<typeof api.sendText>[0]['chat'] = undefined): Promise<BotMessage> => {
@@ -158,6 +162,21 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     },
     /** The running bot's watch loop: `runOnce()` polls what is due and sends what is pending, now. */
     watches: () => instance.watches,
+    /**
+     * A second replica's watch loop: its own store opened as the bot's is (PostgreSQL, for
+     * replicas), on the same clock, sending through the same Bot API; stopped by `close`.
+     */
+    async replica() {
+      const store = await openStore(config.dataDir);
+      const access = createAccess(config.access, store.access);
+      const loop = startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: instance.telegram, features: instance.features, logger, metrics, now: nowMs });
+      const stop = async () => {
+        await loop.stop(5_000);
+        await store.close();
+      };
+      replicas.push(stop);
+      return loop;
+    },
     /** Stops the bot (gracefully); `up` starts it again on the same data directory. */
     async down() {
       await settle();
@@ -173,6 +192,7 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
       instance = await launch();
     },
     async close() {
+      for (const stop of replicas.splice(0)) await stop();
       await instance.stop();
       await api.close();
       await testPortal.close();

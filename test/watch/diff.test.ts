@@ -58,8 +58,8 @@ describe('orders', () => {
     const before = orders({});
     const after = orders({ POSITION: [{ ...first!, QUANTITY: 13, PRICE: 1100 }, orderPosition(3, { MATERIAL_NAME: 'Труба 530х8' })] });
     expect(diffSnapshots(before, after)[0]?.changes).toEqual([
-      { kind: 'itemField', list: 'positions', item: '000010', field: 'quantity', from: 12.345, to: 13 },
-      { kind: 'itemField', list: 'positions', item: '000010', field: 'price', from: 1000, to: 1100 },
+      { kind: 'itemField', list: 'positions', item: '000010', field: 'quantity', from: 12.345, to: 13, name: 'Труба 530х8 К52 ГОСТ 20295-85' },
+      { kind: 'itemField', list: 'positions', item: '000010', field: 'price', from: 1000, to: 1100, name: 'Труба 530х8 К52 ГОСТ 20295-85' },
       {
         kind: 'itemAdded',
         list: 'positions',
@@ -104,7 +104,7 @@ describe('specifications', () => {
       ORDER: [...(base.ORDER ?? []), { ID: 8, NUMBER: '', DATE_ORDER: '2026-03-16 00:00:00', SAP_ID: '0007300101' }],
     });
     expect(diffSnapshots(specs({}), after)[0]?.changes).toEqual([
-      { kind: 'itemField', list: 'positions', item: '000020', field: 'planned', from: null, to: '2026-06-15' },
+      { kind: 'itemField', list: 'positions', item: '000020', field: 'planned', from: null, to: '2026-06-15', name: 'Труба э/с 133х4,5' },
       { kind: 'itemAdded', list: 'positions', item: '000030', fields: { material: 'Труба 530х8', materialCode: '000000000010012347', planned: null } },
       { kind: 'itemAdded', list: 'documents', item: '5', fields: { number: 'АКТ-555', date: '2026-11-20' } },
       { kind: 'itemAdded', list: 'consignees', item: 'ооо лютик', fields: { name: 'ООО Лютик' } },

@@ -64,7 +64,7 @@ const round = async (p: ReturnType<typeof poller>) => {
   await p.settled();
   return claimed;
 };
-const pending = () => store.watches.claimNotifications('reader', now, 1, 100).map((n) => changeSetSchema.parse(JSON.parse(n.changes)));
+const pending = () => store.watches.claimNotifications('reader', now, 1, 100).map((n) => changeSetSchema.parse(JSON.parse(n.kind === 'change' ? n.changes : '')));
 
 describe('the watch poller', () => {
   it('keeps each query on its own phase in the interval, skipping polls it missed', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LOCALES, type Locale } from '../../i18n.ts';
 import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type PageSize, type Query, type Resource } from '../../query.ts';
+import { RUSSIAN_ZONES } from '../../zone.ts';
 
 // The one codec for inline-button data: printable ASCII, ≤ 64 bytes, checked when packing.
 //   p:<limit>:<offset>:<ref>                   a results page        (pr: the same, refreshed)
@@ -17,6 +18,9 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   ga  gh                                     a stranger asks for access; /start's "all commands"
 //   gy:<request id>  gn:<request id>           an admin allows or denies an access request
 //   mo:<limit>:<offset>:<index>:<page>:<id>:<ref>  the materials of a record to find orders with (ms: specifications), a page of them
+//   dm:<watch id>:<a|s>  dd:<watch id>:<i|d>   a watch's all changes / status only; instantly / in the digest only
+//   ds:<watch id>:<d|w|r>  dw:<watch id>:<offset>  snooze a watch 1 day / 1 week / resume; one watch's settings from the list
+//   dg:<HHMM|off|c>  t:<zone index|c>          the chat's digest time, off, or the choice; its time zone (RUSSIAN_ZONES), or the choice
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -39,7 +43,18 @@ export type CallbackAction =
   | { type: 'requestAccess' }
   | { type: 'help' }
   | { type: 'decideAccess'; requestId: number; decision: 'allow' | 'deny' }
-  | { type: 'materials'; resource: Resource; ref: QueryRef; limit: PageSize; offset: number; index: number; page: number; id: string };
+  | { type: 'materials'; resource: Resource; ref: QueryRef; limit: PageSize; offset: number; index: number; page: number; id: string }
+  | { type: 'watchMode'; watchId: number; statusOnly: boolean }
+  | { type: 'watchDelivery'; watchId: number; digestOnly: boolean }
+  | { type: 'snooze'; watchId: number; span: SnoozeSpan }
+  | { type: 'watchSettings'; watchId: number; offset: number }
+  /** minute: the time of day (0–1439), null: off, 'choose': show the choice. */
+  | { type: 'digest'; minute: number | null | 'choose' }
+  /** zone: an index of RUSSIAN_ZONES, or 'choose': show the choice. */
+  | { type: 'timeZone'; zone: number | 'choose' };
+
+/** ⏸ for a day or a week, or ▶ at once. */
+export type SnoozeSpan = 'day' | 'week' | 'resume';
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -78,6 +93,14 @@ const pageSize = z
 const whole = (digits: number) => z.string().regex(new RegExp(`^(0|[1-9]\\d{0,${digits - 1}})$`)).transform(Number);
 const locale = z.enum(LOCALES);
 const recordId = z.string().regex(/^[\w-]{6}$/);
+/** "0900": a time of day as minutes since midnight. */
+const timeOfDay = z
+  .string()
+  .regex(/^([01]\d|2[0-3])[0-5]\d$/)
+  .transform((hhmm) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(2)));
+const SPANS = { d: 'day', w: 'week', r: 'resume' } as const;
+const SPAN_CODES = { day: 'd', week: 'w', resume: 'r' } as const;
+const pad2 = (value: number) => String(value).padStart(2, '0');
 
 /** Each action's fields after its tag, in order; the last field may hold colons (a <ref>). */
 const LAYOUTS = {
@@ -114,6 +137,18 @@ const LAYOUTS = {
   ms: z
     .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
     .transform(([limit, offset, index, page, id, r]) => ({ type: 'materials' as const, resource: 'specification' as const, limit, offset, index, page, id, ref: r })),
+  dm: z.tuple([whole(10), z.enum(['a', 's'])]).transform(([watchId, mode]) => ({ type: 'watchMode' as const, watchId, statusOnly: mode === 's' })),
+  dd: z.tuple([whole(10), z.enum(['i', 'd'])]).transform(([watchId, delivery]) => ({ type: 'watchDelivery' as const, watchId, digestOnly: delivery === 'd' })),
+  ds: z.tuple([whole(10), z.enum(['d', 'w', 'r'])]).transform(([watchId, span]) => ({ type: 'snooze' as const, watchId, span: SPANS[span] })),
+  dw: z.tuple([whole(10), whole(7)]).transform(([watchId, offset]) => ({ type: 'watchSettings' as const, watchId, offset })),
+  dg: z.tuple([z.union([z.literal('off'), z.literal('c'), timeOfDay])]).transform(([value]) => ({
+    type: 'digest' as const,
+    minute: value === 'off' ? null : value === 'c' ? ('choose' as const) : value,
+  })),
+  t: z.tuple([z.union([z.literal('c'), whole(2).pipe(z.number().max(RUSSIAN_ZONES.length - 1))])]).transform(([zone]) => ({
+    type: 'timeZone' as const,
+    zone: zone === 'c' ? ('choose' as const) : zone,
+  })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -152,6 +187,18 @@ const encode = (action: CallbackAction): string => {
       return `${action.decision === 'allow' ? 'gy' : 'gn'}:${action.requestId}`;
     case 'materials':
       return `${action.resource === 'order' ? 'mo' : 'ms'}:${action.limit}:${action.offset}:${action.index}:${action.page}:${action.id}:${encodeRef(action.ref)}`;
+    case 'watchMode':
+      return `dm:${action.watchId}:${action.statusOnly ? 's' : 'a'}`;
+    case 'watchDelivery':
+      return `dd:${action.watchId}:${action.digestOnly ? 'd' : 'i'}`;
+    case 'snooze':
+      return `ds:${action.watchId}:${SPAN_CODES[action.span]}`;
+    case 'watchSettings':
+      return `dw:${action.watchId}:${action.offset}`;
+    case 'digest':
+      return `dg:${action.minute === null ? 'off' : action.minute === 'choose' ? 'c' : `${pad2(Math.floor(action.minute / 60))}${pad2(action.minute % 60)}`}`;
+    case 'timeZone':
+      return `t:${action.zone === 'choose' ? 'c' : action.zone}`;
   }
 };
 

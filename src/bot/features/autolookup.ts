@@ -1,6 +1,6 @@
 import type { Access } from '../../access.ts';
 import type { AutolookupSwitch } from '../autolookup-switch.ts';
-import type { AdminCheck } from '../chat-admins.ts';
+import { adminRefusal, type AdminCheck } from '../chat-admins.ts';
 import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
 import { onCallback } from '../filters/on-callback.ts';
@@ -32,7 +32,8 @@ export const createAutolookupFeature = ({ autolookup, isAdmin, access }: { autol
   const refusal = async (ctx: BotContext): Promise<string | undefined> => {
     if (!ctx.chat || ctx.chat.type === 'private') return ctx.t('paste.autolookup.privateChat');
     if (!allowedGroup(ctx.chat.id)) return ctx.t('paste.autolookup.notAllowed', { chatId: ctx.chat.id });
-    return (await isAdmin(ctx)) ? undefined : ctx.t('paste.autolookup.adminsOnly');
+    const admin = await isAdmin(ctx);
+    return admin === 'admin' ? undefined : adminRefusal(admin, 'paste.autolookup.adminsOnly', ctx);
   };
 
   feature.command('autolookup', async (ctx) => {

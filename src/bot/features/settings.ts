@@ -4,7 +4,8 @@ import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
 import { onCallback } from '../filters/on-callback.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
-import { renderLanguageChoice, renderPageSizeChoice, renderSettings } from '../views/settings.ts';
+import { renderLanguageChoice, renderPageSizeChoice, renderSettings, scheduleButtons, scheduleLines } from '../views/settings.ts';
+import type { Digest } from '../../store/watch-store.ts';
 
 const ADMIN_STATUSES = new Set(['creator', 'administrator']);
 /** Telegram's stand-in sender for a group admin who writes anonymously. */
@@ -18,10 +19,13 @@ export const createSettingsFeature = ({
   settings,
   defaultLanguage,
   autolookup,
+  digestOf,
 }: {
   settings: SettingsStore;
   defaultLanguage: Locale;
   autolookup?: (chatId: number) => Promise<boolean | undefined>;
+  /** The chat's digest, where watches may be kept (else /settings leaves the digest out). */
+  digestOf?: (chatId: number) => Promise<Digest | undefined> | undefined;
 }) => {
   const feature = createFeature();
   const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
@@ -38,7 +42,12 @@ export const createSettingsFeature = ({
     // The user's own language, which the group's (if set) overrides in this chat.
     const locale = (await settings.user(ctx.from.id)).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
     const reading = inGroup(ctx) ? await autolookup?.(ctx.chat.id) : undefined;
-    return replyView(ctx, renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading }, ctx.t));
+    const view = renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading }, ctx.t);
+    // The chat's time zone and digest (issue 33), with the buttons that change them.
+    const digest = digestOf?.(ctx.chat.id);
+    const withDigest = digest !== undefined;
+    const schedule = scheduleLines({ timeZone: ctx.timeZone, digest: withDigest ? await digest : undefined, withDigest }, ctx.t);
+    return replyView(ctx, { text: [view.text, ...schedule].join('\n'), keyboard: [...view.keyboard, ...scheduleButtons(withDigest, ctx.t)] });
   });
 
   feature.command('lang', async (ctx) => {

@@ -3,7 +3,8 @@ import type { BotContext } from '../context.ts';
 import { createFeature } from '../feature.ts';
 import type { Statuses } from '../statuses.ts';
 import { onCallback } from '../filters/on-callback.ts';
-import { dropButton, isWatchListKeyboard, replaceButton, startButton, stopButton, watchActionOf, watchListOffsetOf } from '../keyboards/watch-button.ts';
+import { dropButton, isWatchListKeyboard, replaceButton, startButton, stopButton, watchActionOf, watchListOffsetOf, watchSettingsOffsetOf } from '../keyboards/watch-button.ts';
+import { dropOptionButtons, optionPairs } from '../keyboards/watch-options.ts';
 import { asker, type Lookups } from '../lookups.ts';
 import { editKeyboard, editView, replyOptions, replyView } from '../reply.ts';
 import { whileTyping } from '../typing.ts';
@@ -39,7 +40,10 @@ export const createWatchFeature = ({ lookups, watches, intervalMs, now, statuses
     if (!args.ok) return ctx.reply(renderWatchUsage(args, ctx.t), replyOptions(ctx));
     const query = statuses ? await statuses.codeFor(args.query) : args.query;
     const result = await whileTyping(ctx, watches.start(watcherOf(ctx, ctx.chat.id), { query }));
-    return ctx.reply(renderWatchStarted(result, intervalMs, ctx.t, ctx.fmt), replyOptions(ctx));
+    const text = renderWatchStarted(result, intervalMs, ctx.t, ctx.fmt);
+    // What to be told, and when, is chosen right on the confirmation.
+    if (result.kind === 'added' || result.kind === 'already') return replyView(ctx, { text, keyboard: optionPairs(result.watch, ctx.t) });
+    return ctx.reply(text, replyOptions(ctx));
   });
 
   /** After a 🔔: 🔕 in its place when the chat now watches the target, else the refusal as a message. */
@@ -91,9 +95,12 @@ export const createWatchFeature = ({ lookups, watches, intervalMs, now, statuses
       await ctx.answerOnce(ctx.t('watch.answer.stopped'));
       const keyboard = pressedKeyboard(ctx);
       if (isWatchListKeyboard(keyboard)) return showList(ctx, chatId, watchListOffsetOf(keyboard, WATCH_LIST_PAGE), true);
-      // Under results or a record 🔕 turns back into 🔔; elsewhere (a notification) it just goes.
+      // Stopped from its settings: back to the list it was opened from.
+      const back = watchSettingsOffsetOf(keyboard);
+      if (back !== undefined) return showList(ctx, chatId, back, true);
+      // Under results or a record 🔕 turns back into 🔔; elsewhere (a notification) it goes, with the watch's other buttons.
       const bell = watchActionOf(keyboard);
-      await editKeyboard(ctx, bell ? replaceButton(keyboard, pressedData(ctx), startButton(bell, ctx.t)) : dropButton(keyboard, pressedData(ctx)));
+      await editKeyboard(ctx, bell ? replaceButton(keyboard, pressedData(ctx), startButton(bell, ctx.t)) : dropOptionButtons(dropButton(keyboard, pressedData(ctx)), action.watchId));
     }),
   );
 

@@ -49,9 +49,17 @@ export const watchActionOf = (keyboard: Keyboard): StartAction | undefined => {
 export const dropButton = (keyboard: Keyboard, data: string): Keyboard =>
   keyboard.map((row) => row.filter((button) => dataOf(button) !== data)).filter((row) => row.length > 0);
 
-/** A keyboard of the /watch list: nothing but 🔕 and its pager. */
+/** A keyboard of the /watch list: nothing but 🔕, ⚙ and its pager. */
 export const isWatchListKeyboard = (keyboard: Keyboard): boolean =>
-  keyboard.flat().every((button) => ['unwatch', 'watchList', 'noop'].includes(unpackCallback(dataOf(button))?.type ?? ''));
+  keyboard.flat().every((button) => ['unwatch', 'watchSettings', 'watchList', 'noop'].includes(unpackCallback(dataOf(button))?.type ?? ''));
+
+/** A keyboard of one watch's settings (opened by ⚙ from the list): the list's offset its ◀ goes back to. */
+export const watchSettingsOffsetOf = (keyboard: Keyboard): number | undefined => {
+  const actions = keyboard.flat().map((button) => unpackCallback(dataOf(button)));
+  if (!actions.some((action) => action?.type === 'watchMode')) return undefined;
+  const back = actions.find((action) => action?.type === 'watchList');
+  return back?.type === 'watchList' ? back.offset : undefined;
+};
 
 /** The offset of the /watch list page a keyboard shows, from its pager row: ◀ before the indicator, ▶ after it. */
 export const watchListOffsetOf = (keyboard: Keyboard, pageSize: number): number => {

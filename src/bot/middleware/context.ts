@@ -9,21 +9,39 @@ import { isQueryTooOld } from '../../telegram/errors.ts';
 
 export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore; statusNames?: StatusNames };
 
-
 /**
  * Decides once per update how to speak: a group's language set by its admins, else the user's
- * own choice, else Telegram's language_code, else DEFAULT_LANGUAGE; and the user's page size.
+ * own choice, else Telegram's language_code, else DEFAULT_LANGUAGE; the chat's time zone, else
+ * TIME_ZONE; and the user's page size.
  */
 export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotContext> => {
   const translators = perLocale<Translate>(createTranslator);
-  const formatters = perLocale<Formatter>((locale) => withStatusNames(createFormatter(locale, options.timeZone), options.statusNames ?? NO_STATUS_NAMES));
+  const names = options.statusNames ?? NO_STATUS_NAMES;
+  // createFormatter keeps one per language and zone; so does this, with the status names on it.
+  const named = new Map<Formatter, Formatter>();
+  const formatterFor = (locale: Locale, timeZone: string): Formatter => {
+    const formatter = createFormatter(locale, timeZone);
+    let withNames = named.get(formatter);
+    if (withNames === undefined) {
+      withNames = withStatusNames(formatter, names);
+      named.set(formatter, withNames);
+    }
+    return withNames;
+  };
   return async (ctx, next) => {
     const own = ctx.from ? await options.settings.user(ctx.from.id) : {};
     const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;
+    // The chat's zone; an inline query has no chat: its user's own (their private chat's).
+    const zoneChat = ctx.chat?.id ?? ctx.from?.id;
+    ctx.timeZone = (zoneChat === undefined ? undefined : await options.settings.chatTimeZone(zoneChat)) ?? options.timeZone;
     ctx.useLocale = (locale) => {
       ctx.locale = locale;
       ctx.t = translators[locale];
-      ctx.fmt = formatters[locale];
+      ctx.fmt = formatterFor(locale, ctx.timeZone);
+    };
+    ctx.useTimeZone = (timeZone) => {
+      ctx.timeZone = timeZone;
+      ctx.fmt = formatterFor(ctx.locale, timeZone);
     };
     ctx.useLocale(group ?? own.locale ?? resolveLocale(ctx.from?.language_code, options.defaultLanguage));
     ctx.pageSize = own.pageSize ?? options.pageSize;

@@ -40,7 +40,11 @@ export const fieldLine = (change: { field: string; from: Value; to: Value }, vie
   return t('change.field', { label: t(view.label), from: view.show(change.from, t, fmt), to: view.show(change.to, t, fmt) });
 };
 
-/** «Плановая дата производства, позиция 000010: не запланировано → 15.06.2026»; `key` takes {label} {item} {from} {to}. */
+/** «000010, Труба 530х8»: an item's key with what it is, when known (HTML). */
+export const itemLabel = (item: string, name: Value | undefined, t: Translate, fmt: Formatter): string =>
+  typeof name === 'string' && name.trim() !== '' ? `${showText(item, t, fmt)}, ${showText(name, t, fmt)}` : showText(item, t, fmt);
+
+/** «Плановая дата производства, поз. 000010, Труба 530х8: не запланировано → 15.06.2026»; `key` takes {label} {item} {from} {to}. */
 export const itemFieldLine = (
   key: string,
   change: Extract<FieldChange, { kind: 'itemField' }>,
@@ -50,7 +54,7 @@ export const itemFieldLine = (
 ): string | null => {
   const view = Object.hasOwn(views, change.field) ? views[change.field] : undefined;
   if (view === undefined) return null;
-  return t(key, { label: t(view.label), item: showText(change.item, t, fmt), from: view.show(change.from, t, fmt), to: view.show(change.to, t, fmt) });
+  return t(key, { label: t(view.label), item: itemLabel(change.item, change.name, t, fmt), from: view.show(change.from, t, fmt), to: view.show(change.to, t, fmt) });
 };
 
 /** A field of a list item, or null when the item does not have it. */
@@ -63,7 +67,7 @@ export const headLines = (change: RecordChange, title: string, t: Translate): st
 ];
 
 /** A title fact as plain text, or '' when the portal left it empty. */
-export const titleText = (change: RecordChange, name: string): string => {
+export const titleText = (change: Pick<RecordChange, 'title'>, name: string): string => {
   const value = itemValue(change.title, name);
   return value === null ? '' : shorten(String(value).trim(), MAX_CHANGE_TEXT);
 };

@@ -2,10 +2,11 @@ import type { InlineKeyboardButton } from '../../telegram/telegraf/core.ts';
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import { isQueryValue, type Query } from '../../query.ts';
-import type { WatchTarget } from '../../store/watch-store.ts';
+import type { Watch, WatchTarget } from '../../store/watch-store.ts';
 import type { ChangeSet, RecordChange } from '../../watch/changes.ts';
 import { canInline, packCallback } from '../callback-data/codec.ts';
-import { CHANGE_VIEWS } from './change-views.ts';
+import { CHANGE_VIEWS, renderChangeLine } from './change-views.ts';
+import { optionSwitches, snoozeButtons } from '../keyboards/watch-options.ts';
 import { joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
@@ -38,7 +39,8 @@ const cutLines = (lines: readonly string[], room: number, t: Translate): string 
  * its own is cut, so a message always shows something.
  */
 const fittingBlocks = (changeSet: ChangeSet, room: number, t: Translate, fmt: Formatter): Block[] => {
-  const view = CHANGE_VIEWS[changeSet.resource];
+  // Folded changes (a snooze's end) read one line per record.
+  const view = changeSet.since === undefined ? CHANGE_VIEWS[changeSet.resource] : (change: RecordChange) => [renderChangeLine(changeSet.resource, change, t, fmt)];
   const reserve = BLANK_LINE.length + visibleLength(t('notification.moreRecords', { count: changeSet.changes.length }));
   const blocks: Block[] = [];
   let used = 0;
@@ -69,7 +71,10 @@ const recordQuery = (resource: ChangeSet['resource'], change: RecordChange): Que
   return isQueryValue(query.filter, query.value) && query.value.length <= MAX_BUTTON_VALUE && canInline(query) ? query : undefined;
 };
 
-const keyboardOf = (changeSet: ChangeSet, shown: readonly Block[], target: WatchTarget, watchId: number, t: Translate): InlineKeyboardButton[][] => {
+/** The watch's options as a notification shows them: whether it is status-only, digest-only (not snoozed: it is awake to be told). */
+export type NotifiedWatch = Pick<Watch, 'statusOnly' | 'digestOnly'>;
+
+const keyboardOf = (changeSet: ChangeSet, shown: readonly Block[], target: WatchTarget, watchId: number, t: Translate, watch: NotifiedWatch): InlineKeyboardButton[][] => {
   const open = shown.slice(0, MAX_OPEN_BUTTONS).flatMap(({ change }): InlineKeyboardButton[] => {
     const query = recordQuery(changeSet.resource, change);
     if (query === undefined) return [];
@@ -83,13 +88,23 @@ const keyboardOf = (changeSet: ChangeSet, shown: readonly Block[], target: Watch
     last.push({ text: t('notification.showQuery'), callback_data: packCallback({ type: 'lookup', ref: { query: target.query } }) });
   }
   last.push({ text: t('notification.stop'), callback_data: packCallback({ type: 'unwatch', watchId }), style: 'danger' });
-  return [...rows, last];
+  const options = { id: watchId, ...(watch.statusOnly && { statusOnly: true as const }), ...(watch.digestOnly && { digestOnly: true as const }) };
+  return [...rows, snoozeButtons(options, t), optionSwitches(options, t), last];
+};
+
+/** The first line: what the query is; for folded changes, since when. */
+const headerOf = (changeSet: ChangeSet, target: WatchTarget, t: Translate, fmt: Formatter): string => {
+  const query = describeQuery(target.query, t, fmt);
+  const what = t(changeSet.resource === 'order' ? 'notification.orders' : 'notification.specifications', { query });
+  if (changeSet.since === undefined) return what;
+  return t('snooze.woken', { what: t(changeSet.resource === 'order' ? 'watch.what.orders' : 'watch.what.specifications', { query }), since: fmt.dateTime(new Date(changeSet.since), new Date(changeSet.foundAt)) });
 };
 
 /**
  * «🔔 Изменения: заказы, номер SAP «0007300100»», then each changed record (a blank line between
- * them); records that do not fit are counted in «… и ещё N записей изменились». Buttons open the
- * records shown, the whole query when some were left out, and stop the watch.
+ * them); records that do not fit are counted in «… и ещё N записей изменились». Changes folded
+ * over a snooze read one line per record. Buttons open the records shown, the whole query when
+ * some were left out, snooze the watch, switch its options, and stop it.
  */
 export const renderNotification = (
   changeSet: ChangeSet,
@@ -98,13 +113,11 @@ export const renderNotification = (
   t: Translate,
   fmt: Formatter,
   fetchedAt?: Date,
+  watch: NotifiedWatch = {},
 ): View => {
-  const header = joinLines([
-    t(changeSet.resource === 'order' ? 'notification.orders' : 'notification.specifications', { query: describeQuery(target.query, t, fmt) }),
-    renderFetchedAt(t, fmt, fetchedAt),
-  ]);
+  const header = joinLines([headerOf(changeSet, target, t, fmt), renderFetchedAt(t, fmt, fetchedAt)]);
   const shown = fittingBlocks(changeSet, TELEGRAM_TEXT_LIMIT - visibleLength(header), t, fmt);
   const left = changeSet.changes.length - shown.length;
   const text = [header, ...shown.map((block) => block.html), ...(left > 0 ? [t('notification.moreRecords', { count: left })] : [])].join(BLANK_LINE);
-  return { text, keyboard: keyboardOf(changeSet, shown, target, watchId, t) };
+  return { text, keyboard: keyboardOf(changeSet, shown, target, watchId, t, watch) };
 };

@@ -3,6 +3,9 @@ import { LOCALES, type Locale, type Translate } from '../../i18n.ts';
 import { PAGE_SIZES, type PageSize } from '../../query.ts';
 import { packCallback } from '../callback-data/codec.ts';
 import type { View } from '../../telegram/view.ts';
+import type { Digest } from '../../store/watch-store.ts';
+import { escapeHtml } from './common/html.ts';
+import { timeOfDay } from './digest-notices.ts';
 
 /** `autolookup`: whether the group reads every message for numbers; undefined where it does not apply. */
 export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean; autolookup?: boolean | undefined };
@@ -38,3 +41,17 @@ export const renderPageSizeChoice = (current: PageSize, t: Translate): View => (
     })),
   ],
 });
+
+/** «Часовой пояс: Asia/Yekaterinburg», «Сводка: в 09:00» (or «нет»); the digest only where watches may be kept. */
+export const scheduleLines = ({ timeZone, digest, withDigest }: { timeZone: string; digest: Digest | undefined; withDigest: boolean }, t: Translate): string[] => [
+  t('timezone.settingsLine', { zone: escapeHtml(timeZone) }),
+  ...(withDigest ? [t('digest.settingsLine', { digest: digest === undefined ? t('digest.settingsOff') : t('digest.settingsAt', { time: timeOfDay(digest.minute) }) })] : []),
+];
+
+/** 🕒 and 🗓: the choices of the time zone and the digest. */
+export const scheduleButtons = (withDigest: boolean, t: Translate): InlineKeyboardButton[][] => [
+  [
+    { text: t('timezone.button'), callback_data: packCallback({ type: 'timeZone', zone: 'choose' }) },
+    ...(withDigest ? [{ text: t('digest.button.open'), callback_data: packCallback({ type: 'digest', minute: 'choose' }) }] : []),
+  ],
+];

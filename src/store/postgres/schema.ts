@@ -178,4 +178,46 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    // Issue 33: each chat's time zone; per watch what to be told, how, and a snooze; changes held
+    // for a snooze's end and for the chats' digests; the digests, whose messages wait in
+    // notifications beside the changes (kind 'digest', no watch).
+    name: 'time zones, digests and snoozes',
+    sql: `
+      ALTER TABLE chat_settings ADD COLUMN time_zone TEXT;
+      ALTER TABLE watches ADD COLUMN mode TEXT NOT NULL DEFAULT 'all',
+        ADD COLUMN delivery TEXT NOT NULL DEFAULT 'instant',
+        ADD COLUMN snoozed_until BIGINT;
+      CREATE INDEX watches_snoozed_until ON watches (snoozed_until) WHERE snoozed_until IS NOT NULL;
+      ALTER TABLE notifications ADD COLUMN kind TEXT NOT NULL DEFAULT 'change',
+        ALTER COLUMN watch_id DROP NOT NULL,
+        ALTER COLUMN target_key DROP NOT NULL;
+      CREATE TABLE held_changes (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        kind TEXT NOT NULL,
+        watch_id BIGINT NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        chat_id BIGINT NOT NULL,
+        changes TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX held_changes_watch_id ON held_changes (watch_id);
+      CREATE INDEX held_changes_chat_id ON held_changes (chat_id);
+      CREATE TABLE digests (
+        chat_id BIGINT PRIMARY KEY,
+        thread_id BIGINT,
+        minute INTEGER NOT NULL,
+        quiet BOOLEAN NOT NULL,
+        locale TEXT NOT NULL,
+        created_by BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        next_at BIGINT NOT NULL,
+        last_sent_at BIGINT,
+        missed_at BIGINT,
+        paused_at BIGINT,
+        lease_owner TEXT,
+        lease_until BIGINT
+      );
+      CREATE INDEX digests_next_at ON digests (next_at);
+    `,
+  },
 ];

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { checkId, checkLocale, checkPageSize, readLocale, readPageSize } from '../checks.ts';
+import { checkId, checkLocale, checkPageSize, checkTimeZone, readLocale, readPageSize, readTimeZone } from '../checks.ts';
 import type { Locale } from '../../i18n.ts';
 import type { PageSize } from '../../query.ts';
 import type { UserSettings } from '../store.ts';
@@ -18,6 +18,8 @@ export type PostgresSettingsStore = {
   setUserPageSize(userId: number, pageSize: PageSize): Promise<void>;
   chatLocale(chatId: number): Promise<Locale | undefined>;
   setChatLocale(chatId: number, locale: Locale): Promise<void>;
+  chatTimeZone(chatId: number): Promise<string | undefined>;
+  setChatTimeZone(chatId: number, timeZone: string): Promise<void>;
 };
 
 export const createPostgresSettingsStore = (pool: pg.Pool, now: () => number): PostgresSettingsStore => ({
@@ -65,6 +67,21 @@ export const createPostgresSettingsStore = (pool: pg.Pool, now: () => number): P
         'chat_id',
       ),
       [checkId(chatId), checkLocale(locale), now()],
+    );
+  },
+  async chatTimeZone(chatId) {
+    const { rows } = await pool.query<{ time_zone: unknown }>('SELECT time_zone FROM chat_settings WHERE chat_id = $1', [checkId(chatId)]);
+    return readTimeZone(rows[0]?.time_zone);
+  },
+  async setChatTimeZone(chatId, timeZone) {
+    await pool.query(
+      notifying(
+        `INSERT INTO chat_settings (chat_id, time_zone, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (chat_id) DO UPDATE SET time_zone = excluded.time_zone, updated_at = excluded.updated_at`,
+        'chat',
+        'chat_id',
+      ),
+      [checkId(chatId), checkTimeZone(timeZone), now()],
     );
   },
 });

@@ -1,6 +1,7 @@
 import type pg from 'pg';
+import { checkClaim } from '../claims.ts';
 import { inTransaction } from './pool.ts';
-import { NOTIFICATION_COLUMNS, readClaimedTarget, readNotification, TARGET_COLUMNS } from '../watch-rows.ts';
+import { NOTIFICATION_COLUMNS, NOTIFICATION_JOINS, readClaimedTarget, readNotification, TARGET_COLUMNS } from '../watch-rows.ts';
 import type { ClaimedTarget, Notification, WatchStore } from '../watch-store.ts';
 
 // The two queues of the watches on PostgreSQL, shared by replicas: targets due for a poll, and
@@ -10,7 +11,10 @@ import type { ClaimedTarget, Notification, WatchStore } from '../watch-store.ts'
 // expires may be taken by another replica; the owner's name is the lease's token, so a poll
 // recorded after the lease was lost writes nothing.
 
-export type PostgresWatchQueue = Pick<WatchStore, 'claimDue' | 'release' | 'recordPoll' | 'claimNotifications' | 'renewNotifications' | 'delivered' | 'retryLater' | 'postpone'>;
+export type PostgresWatchQueue = Pick<
+  WatchStore,
+  'claimDue' | 'release' | 'recordPoll' | 'claimNotifications' | 'renewNotifications' | 'delivered' | 'retryLater' | 'postpone' | 'wakeSnoozed'
+>;
 
 type Row = Record<string, unknown>;
 
@@ -32,12 +36,6 @@ export const inRetriedTransaction = async <T>(pool: pg.Pool, work: (client: pg.P
       if (attempt >= ATTEMPTS || !lostRace(error)) throw error;
     }
   }
-};
-
-const checkClaim = (owner: string, leaseMs: number, max: number): void => {
-  if (owner === '') throw new RangeError('a lease owner must be named');
-  if (!(leaseMs > 0)) throw new RangeError('a lease must last some time');
-  if (!Number.isSafeInteger(max) || max < 0) throw new RangeError('max must be a whole number ≥ 0');
 };
 
 // Only targets some active watch wants: a chat that blocked the bot costs no polls. The rows are
@@ -64,30 +62,56 @@ const STORE_SNAPSHOT = `
   UPDATE watch_targets SET snapshot = $3, snapshot_at = $4, next_poll_at = $5, lease_owner = NULL, lease_until = NULL
   WHERE key = $1 AND lease_owner = $2`;
 
-// The watches' update locks them: a chat paused at the same moment either waits for this poll
-// (and then drops the notifications it queued) or is paused first (and gets none).
+// What each active watch of the target is told ($3 all changes, $4 a status-only one's; null:
+// nothing), and where it goes: pending at once, held until its snooze ends, held for its chat's
+// digest. A digest-only watch of a chat without a digest (gone meanwhile) is told at once rather
+// than never. The watches' update locks them: a chat paused at the same moment either waits for
+// this poll (and then drops what it queued) or is paused first (and gets none).
 const QUEUE_CHANGES = `
   WITH changed AS (
-    UPDATE watches SET last_change_at = $2 WHERE target_key = $1 AND paused_at IS NULL
-    RETURNING id, chat_id, thread_id, locale, target_key
+    UPDATE watches w SET last_change_at = $2
+    WHERE w.target_key = $1 AND w.paused_at IS NULL AND (CASE WHEN w.mode = 'status' THEN $4::text ELSE $3::text END) IS NOT NULL
+    RETURNING w.id, w.chat_id, w.thread_id, w.locale, w.target_key, w.delivery, w.snoozed_until,
+      CASE WHEN w.mode = 'status' THEN $4::text ELSE $3::text END AS changes,
+      EXISTS (SELECT 1 FROM digests d WHERE d.chat_id = w.chat_id) AS has_digest
+  ), pending AS (
+    INSERT INTO notifications (kind, watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at)
+    SELECT 'change', id, chat_id, thread_id, locale, target_key, changes, $2, 0, $2 FROM changed
+    WHERE snoozed_until IS NULL AND (delivery = 'instant' OR NOT has_digest) ORDER BY id
+  ), snoozed AS (
+    INSERT INTO held_changes (kind, watch_id, chat_id, changes, created_at)
+    SELECT 'snooze', id, chat_id, changes, $2 FROM changed
+    WHERE snoozed_until IS NOT NULL AND (delivery = 'instant' OR NOT has_digest) ORDER BY id
   )
-  INSERT INTO notifications (watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at)
-  SELECT id, chat_id, thread_id, locale, target_key, $3, $2, 0, $2 FROM changed ORDER BY id`;
+  INSERT INTO held_changes (kind, watch_id, chat_id, changes, created_at)
+  SELECT 'digest', id, chat_id, changes, $2 FROM changed WHERE has_digest ORDER BY id`;
+
+// Watches whose snooze ended, each locked until its transaction ends: another replica skips it.
+const WAKING = `
+  SELECT id, paused_at FROM watches WHERE snoozed_until <= $1 ORDER BY snoozed_until, id LIMIT $2 FOR UPDATE SKIP LOCKED`;
+const WOKEN = `
+  INSERT INTO notifications (kind, watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at)
+  SELECT 'change', id, chat_id, thread_id, locale, target_key, $2, $3, 0, $3 FROM watches WHERE id = $1`;
 
 // A watch's notifications go in the order they were found: one waits while an older one of the
-// same watch is pending (due later, or held by a sender, maybe in another replica).
+// same watch is pending (due later, or held by a sender, maybe in another replica); a digest's
+// messages likewise.
 const CLAIM_NOTIFICATIONS = `
   WITH due AS (
     SELECT n.id FROM notifications n
     WHERE n.next_attempt_at <= $1 AND (n.lease_until IS NULL OR n.lease_until <= $1)
       AND NOT EXISTS (SELECT 1 FROM notifications older WHERE older.watch_id = n.watch_id AND older.id < n.id)
+      AND NOT EXISTS (
+        SELECT 1 FROM notifications older
+        WHERE n.kind = 'digest' AND older.kind = 'digest' AND older.chat_id = n.chat_id AND older.id < n.id
+      )
     ORDER BY n.id LIMIT $2
     FOR UPDATE SKIP LOCKED
   ), leased AS (
     UPDATE notifications n SET lease_owner = $3, lease_until = $4 FROM due WHERE n.id = due.id
     RETURNING n.*
   )
-  SELECT ${NOTIFICATION_COLUMNS} FROM leased n LEFT JOIN watch_targets t ON t.key = n.target_key ORDER BY n.id`;
+  SELECT ${NOTIFICATION_COLUMNS} FROM leased n ${NOTIFICATION_JOINS} ORDER BY n.id`;
 
 export const createPostgresWatchQueue = (pool: pg.Pool): PostgresWatchQueue => ({
   /**
@@ -112,12 +136,29 @@ export const createPostgresWatchQueue = (pool: pg.Pool): PostgresWatchQueue => (
    * update locks the target row, so a replica taking it over waits for this transaction, and
    * this one finds the lease gone when the other took it first.
    */
-  async recordPoll(key, owner, { snapshot, nextPollAt, now, changes }) {
+  async recordPoll(key, owner, { snapshot, nextPollAt, now, changes, statusChanges }) {
     return inRetriedTransaction(pool, async (client) => {
       const stored = await client.query(STORE_SNAPSHOT, [key, owner, snapshot, now, nextPollAt]);
       if (stored.rowCount === 0) return false;
-      if (changes !== undefined) await client.query(QUEUE_CHANGES, [key, now, changes]);
+      if (changes !== undefined || statusChanges !== undefined) await client.query(QUEUE_CHANGES, [key, now, changes ?? null, statusChanges ?? null]);
       return true;
+    });
+  },
+
+  /** In one transaction: the watches woken and their notifications are seen together by the other replicas. */
+  async wakeSnoozed(now, max, fold) {
+    return inRetriedTransaction(pool, async (client) => {
+      const { rows } = await client.query<{ id: number; paused_at: number | null }>(WAKING, [now, max]);
+      for (const row of rows) {
+        const held = await client.query<{ id: number; changes: string }>("DELETE FROM held_changes WHERE watch_id = $1 AND kind = 'snooze' RETURNING id, changes", [row.id]);
+        // RETURNING keeps no order: the oldest first, as they were found.
+        const ordered = held.rows.sort((a, b) => a.id - b.id).map((each) => each.changes);
+        // A paused chat's held changes were dropped with it; any left are not for it now.
+        const folded = ordered.length > 0 && row.paused_at === null ? fold(ordered) : undefined;
+        if (folded !== undefined) await client.query(WOKEN, [row.id, folded, now]);
+        await client.query('UPDATE watches SET snoozed_until = NULL WHERE id = $1', [row.id]);
+      }
+      return rows.length;
     });
   },
 

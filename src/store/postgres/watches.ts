@@ -6,6 +6,7 @@ import { readWatch, WATCH_COLUMNS } from '../watch-rows.ts';
 import { targetKey } from '../target-key.ts';
 import type { CachableWatchStore } from '../watch-cache.ts';
 import type { AddWatchResult, Watch } from '../watch-store.ts';
+import { createPostgresDigests } from './digests.ts';
 
 // The chats' watches on PostgreSQL, shared by replicas: what a chat watches (here) and the
 // polling and sending queues (watch-queue.ts). Rows are read by src/store/watch-rows.ts, as the
@@ -41,10 +42,11 @@ const DELETE_ORPHANS = `
 // Sent within the writing transaction: delivered when (and only if) it commits.
 const NOTIFY = `SELECT pg_notify('${WATCHES_CHANNEL}', $1)`;
 const notify = (client: pg.PoolClient, chatId: number) => client.query(NOTIFY, [String(chatId)]);
-// One statement: the notice goes only when some watch was resumed.
+// One statement: the notice goes only when some watch (or the digest) was resumed.
 const RESUME = `
-  WITH resumed AS (UPDATE watches SET paused_at = NULL WHERE chat_id = $1 AND paused_at IS NOT NULL RETURNING chat_id)
-  SELECT pg_notify('${WATCHES_CHANNEL}', chat_id::text) FROM resumed LIMIT 1`;
+  WITH resumed AS (UPDATE watches SET paused_at = NULL WHERE chat_id = $1 AND paused_at IS NOT NULL RETURNING chat_id),
+  digest AS (UPDATE digests SET paused_at = NULL WHERE chat_id = $1 AND paused_at IS NOT NULL RETURNING chat_id)
+  SELECT pg_notify('${WATCHES_CHANNEL}', chat_id::text) FROM (SELECT chat_id FROM resumed UNION ALL SELECT chat_id FROM digest) AS either LIMIT 1`;
 const COUNT = `
   SELECT (SELECT count(*) FROM watches) AS watches, (SELECT count(*) FROM watch_targets) AS targets,
     (SELECT count(*) FROM notifications) AS pending`;
@@ -53,8 +55,18 @@ const readAll = (rows: Row[]): Watch[] => rows.map(readWatch).filter((watch): wa
 
 const keysOf = (rows: Row[]): string[] => rows.map((row) => String(row.target_key));
 
+/** One of the chat's own watches changed by `change` (under its lock), read back; undefined when the chat has no such watch. */
+const changeOwn = (pool: pg.Pool, chatId: number, watchId: number, change: (client: pg.PoolClient) => Promise<unknown>): Promise<Watch | undefined> =>
+  inRetriedTransaction(pool, async (client) => {
+    const owned = await client.query('SELECT 1 FROM watches WHERE id = $1 AND chat_id = $2 FOR UPDATE', [watchId, checkId(chatId)]);
+    if (owned.rows.length === 0) return undefined;
+    await change(client);
+    return readWatch((await client.query<Row>(SELECT_BY_ID, [watchId])).rows[0]);
+  });
+
 export const createPostgresWatchStore = (pool: pg.Pool): CachableWatchStore => ({
   ...createPostgresWatchQueue(pool),
+  ...createPostgresDigests(pool),
 
   /**
    * The chat's watch of the same target is returned as it is (created: false), even at the
@@ -117,8 +129,12 @@ export const createPostgresWatchStore = (pool: pg.Pool): CachableWatchStore => (
   },
   /** What the watch cache keeps of the chat (watch-cache.ts). */
   async chatWatches(chatId) {
-    const { rows } = await pool.query<{ target_key: string; paused: boolean }>('SELECT target_key, paused_at IS NOT NULL AS paused FROM watches WHERE chat_id = $1', [checkId(chatId)]);
-    return { targetKeys: rows.map((row) => row.target_key), paused: rows.some((row) => row.paused) };
+    const { rows } = await pool.query<{ target_key: string | null; paused: boolean }>(
+      `SELECT target_key, paused_at IS NOT NULL AS paused FROM watches WHERE chat_id = $1
+       UNION ALL SELECT NULL, true FROM digests WHERE chat_id = $1 AND paused_at IS NOT NULL`,
+      [checkId(chatId)],
+    );
+    return { targetKeys: rows.flatMap((row) => (row.target_key === null ? [] : [row.target_key])), paused: rows.some((row) => row.paused) };
   },
   /** Paused watches too: the allowlist check removes a chat's watches whether or not they are paused. */
   async watchers(key) {
@@ -138,8 +154,10 @@ export const createPostgresWatchStore = (pool: pg.Pool): CachableWatchStore => (
     const chat = checkId(chatId);
     await inRetriedTransaction(pool, async (client) => {
       const paused = await client.query('UPDATE watches SET paused_at = $1 WHERE chat_id = $2 AND paused_at IS NULL', [now, chat]);
+      const digest = await client.query('UPDATE digests SET paused_at = $1 WHERE chat_id = $2 AND paused_at IS NULL', [now, chat]);
       await client.query('DELETE FROM notifications WHERE chat_id = $1', [chat]);
-      if ((paused.rowCount ?? 0) > 0) await notify(client, chat);
+      await client.query('DELETE FROM held_changes WHERE chat_id = $1', [chat]);
+      if ((paused.rowCount ?? 0) + (digest.rowCount ?? 0) > 0) await notify(client, chat);
     });
   },
   async resumeChat(chatId) {
@@ -161,16 +179,38 @@ export const createPostgresWatchStore = (pool: pg.Pool): CachableWatchStore => (
       await client.query('DELETE FROM watches WHERE chat_id = $1 AND target_key IN (SELECT target_key FROM watches WHERE chat_id = $2)', [from, to]);
       await client.query('UPDATE watches SET chat_id = $2, thread_id = NULL WHERE chat_id = $1', [from, to]);
       await client.query('UPDATE notifications SET chat_id = $2, thread_id = NULL WHERE chat_id = $1', [from, to]);
+      await client.query('UPDATE held_changes SET chat_id = $2 WHERE chat_id = $1', [from, to]);
+      // The new chat's own digest, if any, stays; else the moved one becomes its.
+      await client.query('UPDATE digests SET chat_id = $2, thread_id = NULL WHERE chat_id = $1 AND NOT EXISTS (SELECT 1 FROM digests WHERE chat_id = $2)', [from, to]);
+      await client.query('DELETE FROM digests WHERE chat_id = $1', [from]);
       for (const chat of [from, to]) await notify(client, chat);
     });
   },
   async removeChat(chatId) {
     const chat = checkId(chatId);
     await inRetriedTransaction(pool, async (client) => {
+      // A digest's messages belong to no watch: they go by the chat.
+      await client.query('DELETE FROM notifications WHERE chat_id = $1', [chat]);
+      const digest = await client.query('DELETE FROM digests WHERE chat_id = $1', [chat]);
       const deleted = await client.query<Row>('DELETE FROM watches WHERE chat_id = $1 RETURNING target_key', [chat]);
-      if (deleted.rows.length === 0) return;
+      if (deleted.rows.length === 0 && (digest.rowCount ?? 0) === 0) return;
       await client.query(DELETE_ORPHANS, [keysOf(deleted.rows)]);
       await notify(client, chat);
     });
+  },
+
+  async setOptions(chatId, watchId, options) {
+    return changeOwn(pool, chatId, watchId, async (client) => {
+      if (options.statusOnly !== undefined) await client.query('UPDATE watches SET mode = $2 WHERE id = $1', [watchId, options.statusOnly ? 'status' : 'all']);
+      if (options.digestOnly !== undefined) await client.query('UPDATE watches SET delivery = $2 WHERE id = $1', [watchId, options.digestOnly ? 'digest' : 'instant']);
+    });
+  },
+  /** The last snooze asked for holds, longer or shorter than the one running. */
+  async snooze(chatId, watchId, until) {
+    return changeOwn(pool, chatId, watchId, (client) => client.query('UPDATE watches SET snoozed_until = $2 WHERE id = $1', [watchId, until]));
+  },
+  /** Due now: the next wake folds what it held into one message. */
+  async resume(chatId, watchId, now) {
+    return changeOwn(pool, chatId, watchId, (client) => client.query('UPDATE watches SET snoozed_until = $2 WHERE id = $1 AND snoozed_until IS NOT NULL', [watchId, now]));
   },
 });

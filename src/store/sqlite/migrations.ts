@@ -177,6 +177,71 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    // Issue 33: each chat's time zone; per watch what to be told, how, and a snooze; changes held
+    // for a snooze's end and for the chats' digests; the digests. A digest's messages wait in
+    // notifications beside the changes (kind 'digest', no watch): the table is rebuilt, as SQLite
+    // cannot drop a NOT NULL, keeping its AUTOINCREMENT sequence so that no id is ever reused.
+    name: 'time zones, digests and snoozes',
+    sql: `
+      ALTER TABLE chat_settings ADD COLUMN time_zone TEXT;
+      ALTER TABLE watches ADD COLUMN mode TEXT NOT NULL DEFAULT 'all';
+      ALTER TABLE watches ADD COLUMN delivery TEXT NOT NULL DEFAULT 'instant';
+      ALTER TABLE watches ADD COLUMN snoozed_until INTEGER;
+      CREATE INDEX watches_snoozed_until ON watches (snoozed_until) WHERE snoozed_until IS NOT NULL;
+      CREATE TABLE notifications_next (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL DEFAULT 'change',
+        watch_id INTEGER REFERENCES watches (id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        thread_id INTEGER,
+        locale TEXT NOT NULL,
+        target_key TEXT,
+        changes TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      INSERT INTO notifications_next (id, watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at, lease_owner, lease_until)
+        SELECT id, watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at, lease_owner, lease_until FROM notifications;
+      UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'notifications'), 0)) WHERE name = 'notifications_next';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'notifications_next', seq FROM sqlite_sequence
+        WHERE name = 'notifications' AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'notifications_next');
+      DROP TABLE notifications;
+      ALTER TABLE notifications_next RENAME TO notifications;
+      CREATE INDEX notifications_next_attempt_at ON notifications (next_attempt_at);
+      CREATE INDEX notifications_watch_id ON notifications (watch_id);
+      CREATE INDEX notifications_chat_id ON notifications (chat_id);
+      CREATE TABLE held_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        watch_id INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+        chat_id INTEGER NOT NULL,
+        changes TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX held_changes_watch_id ON held_changes (watch_id);
+      CREATE INDEX held_changes_chat_id ON held_changes (chat_id);
+      CREATE TABLE digests (
+        chat_id INTEGER PRIMARY KEY,
+        thread_id INTEGER,
+        minute INTEGER NOT NULL,
+        quiet INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        created_by INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        next_at INTEGER NOT NULL,
+        last_sent_at INTEGER,
+        missed_at INTEGER,
+        paused_at INTEGER,
+        lease_owner TEXT,
+        lease_until INTEGER
+      ) STRICT;
+      CREATE INDEX digests_next_at ON digests (next_at);
+    `,
+  },
 ];
 
 export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

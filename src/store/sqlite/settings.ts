@@ -1,5 +1,5 @@
 import type { DatabaseSync } from 'node:sqlite';
-import { checkId, checkLocale, checkPageSize, readLocale, readPageSize } from '../checks.ts';
+import { checkId, checkLocale, checkPageSize, checkTimeZone, readLocale, readPageSize, readTimeZone } from '../checks.ts';
 import type { SettingsStore, UserSettings } from '../store.ts';
 
 export const createSqliteSettingsStore = (db: DatabaseSync, now: () => number): SettingsStore => {
@@ -11,6 +11,10 @@ export const createSqliteSettingsStore = (db: DatabaseSync, now: () => number): 
     INSERT INTO user_settings (user_id, page_size, updated_at) VALUES (:id, :pageSize, :now)
     ON CONFLICT (user_id) DO UPDATE SET page_size = excluded.page_size, updated_at = excluded.updated_at`);
   const selectChat = db.prepare('SELECT locale FROM chat_settings WHERE chat_id = ?');
+  const selectChatZone = db.prepare('SELECT time_zone FROM chat_settings WHERE chat_id = ?');
+  const upsertChatZone = db.prepare(`
+    INSERT INTO chat_settings (chat_id, time_zone, updated_at) VALUES (:id, :zone, :now)
+    ON CONFLICT (chat_id) DO UPDATE SET time_zone = excluded.time_zone, updated_at = excluded.updated_at`);
   const upsertChatLocale = db.prepare(`
     INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (:id, :locale, :now)
     ON CONFLICT (chat_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at`);
@@ -36,6 +40,12 @@ export const createSqliteSettingsStore = (db: DatabaseSync, now: () => number): 
     },
     setChatLocale(chatId, locale) {
       upsertChatLocale.run({ id: checkId(chatId), locale: checkLocale(locale), now: now() });
+    },
+    chatTimeZone(chatId) {
+      return readTimeZone(selectChatZone.get(checkId(chatId))?.time_zone);
+    },
+    setChatTimeZone(chatId, timeZone) {
+      upsertChatZone.run({ id: checkId(chatId), zone: checkTimeZone(timeZone), now: now() });
     },
   };
 };

@@ -1,7 +1,8 @@
 import type { DatabaseSync } from 'node:sqlite';
+import { checkClaim } from '../claims.ts';
 import { immediately } from './transaction.ts';
-import { NOTIFICATION_COLUMNS, readClaimedTarget, readNotification, TARGET_COLUMNS } from '../watch-rows.ts';
-import type { ClaimedTarget, Notification } from '../watch-store.ts';
+import { NOTIFICATION_COLUMNS, NOTIFICATION_JOINS, readClaimedTarget, readNotification, TARGET_COLUMNS } from '../watch-rows.ts';
+import type { ClaimedTarget, Notification, PolledChanges } from '../watch-store.ts';
 
 // The two queues of the watches: targets due for a poll, and notifications due for sending. Each
 // claim selects and leases in one BEGIN IMMEDIATE transaction, so two processes sharing the file
@@ -11,18 +12,13 @@ import type { ClaimedTarget, Notification } from '../watch-store.ts';
 export type SqliteWatchQueue = {
   claimDue(owner: string, now: number, leaseMs: number, max: number): ClaimedTarget[];
   release(key: string, owner: string, nextPollAt: number): void;
-  recordPoll(key: string, owner: string, poll: { snapshot: string; nextPollAt: number; now: number; changes?: string }): boolean;
+  recordPoll(key: string, owner: string, poll: { snapshot: string; nextPollAt: number; now: number } & PolledChanges): boolean;
+  wakeSnoozed(now: number, max: number, fold: (held: string[]) => string | undefined): number;
   claimNotifications(owner: string, now: number, leaseMs: number, max: number): Notification[];
   renewNotifications(owner: string, ids: readonly number[], until: number): number[];
   delivered(id: number): void;
   retryLater(id: number, at: number): void;
   postpone(id: number, at: number): void;
-};
-
-const checkClaim = (owner: string, leaseMs: number, max: number): void => {
-  if (owner === '') throw new RangeError('a lease owner must be named');
-  if (!(leaseMs > 0)) throw new RangeError('a lease must last some time');
-  if (!Number.isSafeInteger(max) || max < 0) throw new RangeError('max must be a whole number ≥ 0');
 };
 
 export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
@@ -39,18 +35,48 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
   const storeSnapshot = db.prepare(`
     UPDATE watch_targets SET snapshot = :snapshot, snapshot_at = :now, next_poll_at = :nextPollAt, lease_owner = NULL, lease_until = NULL
     WHERE key = :key AND lease_owner = :owner`);
-  const insertNotifications = db.prepare(`
-    INSERT INTO notifications (watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at)
-    SELECT id, chat_id, thread_id, locale, target_key, :changes, :now, 0, :now FROM watches
-    WHERE target_key = :key AND paused_at IS NULL ORDER BY id`);
-  const markChanged = db.prepare('UPDATE watches SET last_change_at = :now WHERE target_key = :key AND paused_at IS NULL');
+  // What each active watch of the target is told (null: nothing), and where it goes: pending at
+  // once, held until its snooze ends, held for its chat's digest. A digest-only watch of a chat
+  // without a digest (gone meanwhile) is told at once rather than never.
+  const TOLD = `
+    WITH told AS (
+      SELECT w.id, w.chat_id, w.thread_id, w.locale, w.target_key, w.delivery, w.snoozed_until,
+        CASE WHEN w.mode = 'status' THEN :statusChanges ELSE :changes END AS changes,
+        EXISTS (SELECT 1 FROM digests d WHERE d.chat_id = w.chat_id) AS has_digest
+      FROM watches w WHERE w.target_key = :key AND w.paused_at IS NULL
+    )`;
+  const insertNotifications = db.prepare(`${TOLD}
+    INSERT INTO notifications (kind, watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at)
+    SELECT 'change', id, chat_id, thread_id, locale, target_key, changes, :now, 0, :now FROM told
+    WHERE changes IS NOT NULL AND snoozed_until IS NULL AND (delivery = 'instant' OR NOT has_digest) ORDER BY id`);
+  const holdForSnooze = db.prepare(`${TOLD}
+    INSERT INTO held_changes (kind, watch_id, chat_id, changes, created_at)
+    SELECT 'snooze', id, chat_id, changes, :now FROM told
+    WHERE changes IS NOT NULL AND snoozed_until IS NOT NULL AND (delivery = 'instant' OR NOT has_digest) ORDER BY id`);
+  const holdForDigest = db.prepare(`${TOLD}
+    INSERT INTO held_changes (kind, watch_id, chat_id, changes, created_at)
+    SELECT 'digest', id, chat_id, changes, :now FROM told WHERE changes IS NOT NULL AND has_digest ORDER BY id`);
+  const markChanged = db.prepare(`
+    UPDATE watches SET last_change_at = :now WHERE target_key = :key AND paused_at IS NULL
+      AND (CASE WHEN mode = 'status' THEN :statusChanges ELSE :changes END) IS NOT NULL`);
   // A watch's notifications go in the order they were found: one waits while an older one of
-  // the same watch is pending (due later, or held by a sender).
+  // the same watch is pending (due later, or held by a sender); a digest's messages likewise.
   const selectDueNotifications = db.prepare(`
-    SELECT ${NOTIFICATION_COLUMNS} FROM notifications n LEFT JOIN watch_targets t ON t.key = n.target_key
+    SELECT ${NOTIFICATION_COLUMNS} FROM notifications n ${NOTIFICATION_JOINS}
     WHERE n.next_attempt_at <= :now AND (n.lease_until IS NULL OR n.lease_until <= :now)
       AND NOT EXISTS (SELECT 1 FROM notifications older WHERE older.watch_id = n.watch_id AND older.id < n.id)
+      AND NOT EXISTS (
+        SELECT 1 FROM notifications older
+        WHERE n.kind = 'digest' AND older.kind = 'digest' AND older.chat_id = n.chat_id AND older.id < n.id
+      )
     ORDER BY n.id LIMIT :max`);
+  const selectWaking = db.prepare('SELECT id, paused_at FROM watches WHERE snoozed_until <= :now ORDER BY snoozed_until, id LIMIT :max');
+  const selectHeldSnooze = db.prepare("SELECT changes FROM held_changes WHERE watch_id = ? AND kind = 'snooze' ORDER BY id");
+  const deleteHeldSnooze = db.prepare("DELETE FROM held_changes WHERE watch_id = ? AND kind = 'snooze'");
+  const insertWoken = db.prepare(`
+    INSERT INTO notifications (kind, watch_id, chat_id, thread_id, locale, target_key, changes, created_at, attempts, next_attempt_at)
+    SELECT 'change', id, chat_id, thread_id, locale, target_key, :changes, :now, 0, :now FROM watches WHERE id = :id`);
+  const wake = db.prepare('UPDATE watches SET snoozed_until = NULL WHERE id = ?');
   const leaseNotification = db.prepare('UPDATE notifications SET lease_owner = :owner, lease_until = :until WHERE id = :id');
   const renewNotifications = db.prepare(`
     UPDATE notifications SET lease_until = :until
@@ -89,14 +115,34 @@ export const createSqliteWatchQueue = (db: DatabaseSync): SqliteWatchQueue => {
      * Writes nothing and answers false unless `owner` still holds the target. Notifications go
      * to the target's active watches only, each in its own chat, topic and language.
      */
-    recordPoll(key, owner, { snapshot, nextPollAt, now, changes }) {
+    recordPoll(key, owner, { snapshot, nextPollAt, now, changes, statusChanges }) {
       return immediately(db, () => {
         if (Number(storeSnapshot.run({ key, owner, snapshot, now, nextPollAt }).changes) === 0) return false;
-        if (changes !== undefined) {
-          insertNotifications.run({ key, changes, now });
-          markChanged.run({ key, now });
+        if (changes !== undefined || statusChanges !== undefined) {
+          const told = { key, now, changes: changes ?? null, statusChanges: statusChanges ?? null };
+          insertNotifications.run(told);
+          holdForSnooze.run(told);
+          holdForDigest.run(told);
+          markChanged.run(told);
         }
         return true;
+      });
+    },
+
+    /** In one transaction: the watches woken and their notifications are seen together by any other process. */
+    wakeSnoozed(now, max, fold) {
+      return immediately(db, () => {
+        const waking = selectWaking.all({ now, max });
+        for (const row of waking) {
+          const id = Number(row.id);
+          const held = selectHeldSnooze.all(id).map((each) => String(each.changes));
+          // A paused chat's held changes were dropped with it; any left are not for it now.
+          const folded = held.length > 0 && row.paused_at === null ? fold(held) : undefined;
+          if (folded !== undefined) insertWoken.run({ id, changes: folded, now });
+          deleteHeldSnooze.run(id);
+          wake.run(id);
+        }
+        return waking.length;
       });
     },
 

@@ -196,3 +196,34 @@ describe('access buttons', () => {
     expect(unpackCallback('mo:5:0:0:100:abcdef:@k1')).toBeUndefined();
   });
 });
+
+describe('callback data of issue 33: a watch’s options, snooze and settings; the digest and the time zone', () => {
+  it.each([
+    [{ type: 'watchMode', watchId: 42, statusOnly: true }, 'dm:42:s'],
+    [{ type: 'watchMode', watchId: 9_999_999_999, statusOnly: false }, 'dm:9999999999:a'],
+    [{ type: 'watchDelivery', watchId: 42, digestOnly: true }, 'dd:42:d'],
+    [{ type: 'watchDelivery', watchId: 42, digestOnly: false }, 'dd:42:i'],
+    [{ type: 'snooze', watchId: 42, span: 'day' }, 'ds:42:d'],
+    [{ type: 'snooze', watchId: 42, span: 'week' }, 'ds:42:w'],
+    [{ type: 'snooze', watchId: 42, span: 'resume' }, 'ds:42:r'],
+    [{ type: 'watchSettings', watchId: 42, offset: 10 }, 'dw:42:10'],
+    [{ type: 'digest', minute: 540 }, 'dg:0900'],
+    [{ type: 'digest', minute: 0 }, 'dg:0000'],
+    [{ type: 'digest', minute: 1439 }, 'dg:2359'],
+    [{ type: 'digest', minute: null }, 'dg:off'],
+    [{ type: 'digest', minute: 'choose' }, 'dg:c'],
+    [{ type: 'timeZone', zone: 3 }, 't:3'],
+    [{ type: 'timeZone', zone: 11 }, 't:11'],
+    [{ type: 'timeZone', zone: 'choose' }, 't:c'],
+  ] as const)('round-trips %j', (action, data) => {
+    expect(packCallback(action)).toBe(data);
+    expect(unpackCallback(data)).toEqual(action);
+  });
+
+  it.each(['dm:42:x', 'dm:042:s', 'dm:42', 'dd:42:s', 'ds:42:m', 'ds::d', 'dw:42', 'dg:2400', 'dg:0960', 'dg:900', 'dg:9:00', 'dg:', 't:12', 't:-1', 't:03', 't:'])(
+    'decodes forged %j to nothing',
+    (data) => {
+      expect(unpackCallback(data)).toBeUndefined();
+    },
+  );
+});

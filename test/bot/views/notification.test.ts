@@ -25,6 +25,18 @@ const buttons = (keyboard: InlineKeyboardButton[][]) => keyboard.map((row) => ro
 const orderQuery: Query = { resource: 'order', filter: 'SAP_ID', value: '0007300100' };
 const contractQuery: Query = { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'DP-77/2026' };
 
+/** The rows every notification of watch `id` has above its last: snooze, and the two option switches. */
+const optionRows = (id: number, locale: Locale = 'ru') =>
+  locale === 'ru'
+    ? [
+        [['⏸ 1 день', `ds:${id}:d`], ['⏸ 1 неделя', `ds:${id}:w`]],
+        [['Только статус', `dm:${id}:s`], ['Только в сводке', `dd:${id}:d`]],
+      ]
+    : [
+        [['⏸ 1 day', `ds:${id}:d`], ['⏸ 1 week', `ds:${id}:w`]],
+        [['Status only', `dm:${id}:s`], ['In the digest only', `dd:${id}:d`]],
+      ];
+
 const statusChange = (sapId: string): RecordChange => ({
   sapId,
   kind: 'changed',
@@ -45,7 +57,7 @@ describe('a notification', () => {
         'Статус: Производство → Отгружен',
       ].join('\n'),
     );
-    expect(buttons(view.keyboard)).toEqual([[['Заказ 0007300100', 'x:o0=0007300100']], [['🔕 Не следить', 'u:42']]]);
+    expect(buttons(view.keyboard)).toEqual([[['Заказ 0007300100', 'x:o0=0007300100']], ...optionRows(42), [['🔕 Не следить', 'u:42']]]);
   });
 
   test('English, for specifications found by a diff: entered, changed and left records', () => {
@@ -82,16 +94,29 @@ describe('a notification', () => {
         ['Specification No. 12', 'x:s1=12'],
       ],
       [['Specification No. 13', 'x:s1=13']],
+      ...optionRows(7, 'en'),
       [['🔕 Stop watching', 'u:7']],
     ]);
     expect(sendable(view.text).text).toContain('New document: АКТ-555 dated 20 Nov 2026');
+  });
+
+  test("the watch's options as they are now: its buttons carry the watch's id, not the notification's", () => {
+    const changeSet: ChangeSet = { resource: 'order', foundAt: 0, changes: [statusChange('0007300100')] };
+    // What the sender passes: the notification itself (its own id), with the watch's options.
+    const notification = { id: 7, watchId: 42, statusOnly: true as const, digestOnly: true as const };
+    const view = renderNotification(changeSet, { query: orderQuery }, 42, en.t, en.fmt, undefined, notification);
+    expect(buttons(view.keyboard).slice(1)).toEqual([
+      [['⏸ 1 day', 'ds:42:d'], ['⏸ 1 week', 'ds:42:w']],
+      [['All changes', 'dm:42:a'], ['Instantly', 'dd:42:i']],
+      [['🔕 Stop watching', 'u:42']],
+    ]);
   });
 
   test('a specification number that cannot travel in a button gets no button', () => {
     const change = (number: string): RecordChange => ({ sapId: '0040001234', kind: 'entered', title: { number, contract: null, contractDate: null }, changes: [] });
     const changeSet: ChangeSet = { resource: 'specification', foundAt: 0, changes: [change('№ 12/Б'), change('X'.repeat(41)), change('  ')] };
     const view = renderNotification(changeSet, { query: contractQuery }, 7, ru.t, ru.fmt);
-    expect(buttons(view.keyboard)).toEqual([[['🔕 Не следить', 'u:7']]]);
+    expect(buttons(view.keyboard)).toEqual([...optionRows(7), [['🔕 Не следить', 'u:7']]]);
   });
 
   test('portal text stays well-formed HTML', () => {
@@ -138,6 +163,7 @@ describe('within Telegram\'s limits', () => {
         ['Заказ 0007300103', 'x:o0=0007300103'],
       ],
       [['Заказ 0007300104', 'x:o0=0007300104']],
+      ...optionRows(9),
       [
         ['🔎 Показать запрос', 'x:o4=truba 530'],
         ['🔕 Не следить', 'u:9'],
@@ -172,7 +198,13 @@ describe('within Telegram\'s limits', () => {
   test('nothing left out: no "more" line and no query button', () => {
     const view = renderNotification(manyOrders(3), { query: materialQuery }, 9, en.t, en.fmt);
     expect(view.text).not.toContain('more');
-    expect(view.keyboard.flat().map((button) => button.text)).toEqual(['Order 0007300100', 'Order 0007300101', 'Order 0007300102', '🔕 Stop watching']);
+    expect(view.keyboard.flat().map((button) => button.text)).toEqual([
+      'Order 0007300100',
+      'Order 0007300101',
+      'Order 0007300102',
+      ...optionRows(9, 'en').flat().map(([text]) => text),
+      '🔕 Stop watching',
+    ]);
   });
 
   test('one record too long on its own is cut, its remaining changes counted', () => {

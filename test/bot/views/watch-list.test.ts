@@ -25,12 +25,16 @@ const watch = (id: number, overrides: Partial<Watch> = {}): Watch => ({
 const labels = (keyboard: Array<Array<{ text: string }>>) => keyboard.map((row) => row.map((button) => button.text));
 
 describe('the /watch list', () => {
-  it('Russian: numbered watches, since when, the last change or none, a 🔕 each', () => {
+  it('Russian: numbered watches, since when, the last change or none, its options, a 🔕 and a ⚙ each', () => {
     const spec = watch(7, {
       target: { query: { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' }, sapId: '1000000006' },
       lastChangeAt: Date.parse('2026-11-23T08:30:00Z'),
+      statusOnly: true,
+      digestOnly: true,
+      snoozedUntil: Date.parse('2026-11-24T11:05:00Z'),
     });
-    const view = renderWatchList([watch(3), spec], 0, ru.t, ru.fmt, now);
+    // A snooze that has ended (waiting for its wake round) is shown as none.
+    const view = renderWatchList([watch(3, { snoozedUntil: Date.parse('2026-11-23T11:00:00Z') }), spec], 0, ru.t, ru.fmt, now);
     expect(view.text).toBe(
       [
         '<b>Наблюдения 1–2 из 2</b>',
@@ -40,12 +44,15 @@ describe('the /watch list', () => {
         '',
         '<b>2.</b> спецификация, номер SAP 1000000006 (номер договора «ДП-77/2026»)',
         'с 20.11.2026; последнее изменение 11:30',
+        'только статус · только в сводке · ⏸ на паузе до 24.11.2026 14:05',
       ].join('\n'),
     );
-    expect(labels(view.keyboard)).toEqual([['🔕 1', '🔕 2']]);
-    expect(view.keyboard[0]!.map((button) => unpackCallback('callback_data' in button ? button.callback_data : ''))).toEqual([
+    expect(labels(view.keyboard)).toEqual([['🔕 1', '🔕 2'], ['⚙ 1', '⚙ 2']]);
+    expect(view.keyboard.flat().map((button) => unpackCallback('callback_data' in button ? button.callback_data : ''))).toEqual([
       { type: 'unwatch', watchId: 3 },
       { type: 'unwatch', watchId: 7 },
+      { type: 'watchSettings', watchId: 3, offset: 0 },
+      { type: 'watchSettings', watchId: 7, offset: 0 },
     ]);
   });
 
@@ -60,10 +67,10 @@ describe('the /watch list', () => {
     // ◀ on the first page and ▶ on the last are there, disabled.
     expect(labels(first.keyboard).at(-1)).toEqual(['◀', '1/3', '▶']);
     expect(first.keyboard.at(-1)?.[0]).toEqual({ text: '◀', disabled: {} });
-    expect(first.keyboard.flat()).toHaveLength(10 + 3);
+    expect(first.keyboard.flat()).toHaveLength(10 + 10 + 3);
     const last = renderWatchList(watches, 40, en.t, en.fmt, now);
     expect(last.text.split('\n')[0]).toBe('<b>Watches 21–23 of 23</b>');
-    expect(labels(last.keyboard)).toEqual([['🔕 21', '🔕 22', '🔕 23'], ['◀', '3/3', '▶']]);
+    expect(labels(last.keyboard)).toEqual([['🔕 21', '🔕 22', '🔕 23'], ['⚙ 21', '⚙ 22', '⚙ 23'], ['◀', '3/3', '▶']]);
     expect(last.keyboard.at(-1)?.[2]).toEqual({ text: '▶', disabled: {} });
     expect(last.keyboard[0]?.[0]).toMatchObject({ style: 'danger' });
   });

@@ -37,11 +37,11 @@ describe('PostgreSQL migrations', () => {
   it('apply only the migrations appended since the last run, keeping the data', async () => {
     const pool = poolOn(await freshDatabase());
     expect(await migratePostgres(pool)).toBe(POSTGRES_MIGRATIONS.length);
-    await pool.query("INSERT INTO chat_settings VALUES (-100, 'en', 0)");
-    const timeZone: PostgresMigration = { name: 'chat time zone', sql: 'ALTER TABLE chat_settings ADD COLUMN time_zone TEXT' };
-    expect(await migratePostgres(pool, [...POSTGRES_MIGRATIONS, timeZone])).toBe(POSTGRES_MIGRATIONS.length + 1);
-    expect(await rows(pool, 'SELECT * FROM chat_settings')).toEqual([{ chat_id: -100, locale: 'en', updated_at: 0, time_zone: null }]);
-    expect(await migratePostgres(pool, [...POSTGRES_MIGRATIONS, timeZone])).toBe(POSTGRES_MIGRATIONS.length + 1);
+    await pool.query("INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'en', 0)");
+    const note: PostgresMigration = { name: 'chat note', sql: 'ALTER TABLE chat_settings ADD COLUMN note TEXT' };
+    expect(await migratePostgres(pool, [...POSTGRES_MIGRATIONS, note])).toBe(POSTGRES_MIGRATIONS.length + 1);
+    expect(await rows(pool, 'SELECT chat_id, locale, updated_at, note FROM chat_settings')).toEqual([{ chat_id: -100, locale: 'en', updated_at: 0, note: null }]);
+    expect(await migratePostgres(pool, [...POSTGRES_MIGRATIONS, note])).toBe(POSTGRES_MIGRATIONS.length + 1);
   });
 
   it('roll a failing migration back whole, with the ones applied in the same run', async () => {

@@ -154,6 +154,71 @@ describe('the PostgreSQL watch store shared by several replicas', () => {
   });
 });
 
+describe('digests and snoozes on PostgreSQL shared by several replicas', () => {
+  const HOUR = 60 * MINUTE;
+  const digestOf = (chatId: number) => ({ chatId, minute: 540, quiet: false, locale: 'ru' as const, createdBy: 7, now: T0, nextAt: T0 + HOUR });
+
+  it('prepares each of 60 due digests through exactly one of four replicas, each its held changes once', async () => {
+    const { stores } = await replicas(4);
+    const [first] = stores;
+    if (!first) throw new Error('no replica');
+    for (let chat = 1; chat <= 60; chat += 1) {
+      await added(first, newWatch(chat, CONTRACT));
+      await first.setDigest(digestOf(chat));
+    }
+    const [target] = await first.claimDue('poller', T0 + MINUTE, MINUTE, 10);
+    await first.recordPoll(target?.key ?? '', 'poller', { snapshot: 's', nextPollAt: T0 + 2 * MINUTE, now: T0 + MINUTE, changes: CHANGES });
+    const told: number[] = [];
+    await Promise.all(
+      stores.map(async (store, i) => {
+        for (;;) {
+          const batch = await store.claimDigests(`replica-${i}`, T0 + HOUR, MINUTE, 3);
+          if (batch.length === 0) return;
+          for (const digest of batch) {
+            await store.prepareDigest(digest.chatId, `replica-${i}`, { now: T0 + HOUR, nextAt: T0 + 25 * HOUR }, (input) => {
+              told.push(...input.held.map(() => digest.chatId));
+              return ['digest'];
+            });
+          }
+        }
+      }),
+    );
+    expect(told).toHaveLength(60);
+    expect(new Set(told).size).toBe(60);
+    // 60 notifications of the poll, 60 digest messages.
+    expect((await first.counts()).pending).toBe(120);
+  });
+
+  it('wakes each of 40 snoozed watches through exactly one of three replicas waking at once', async () => {
+    const { stores } = await replicas(3);
+    const [first] = stores;
+    if (!first) throw new Error('no replica');
+    for (let chat = 1; chat <= 40; chat += 1) {
+      const watch = await added(first, newWatch(chat, CONTRACT));
+      await first.snooze(chat, watch.id, T0 + HOUR);
+    }
+    const [target] = await first.claimDue('poller', T0 + MINUTE, MINUTE, 10);
+    await first.recordPoll(target?.key ?? '', 'poller', { snapshot: 's', nextPollAt: T0 + 2 * MINUTE, now: T0 + MINUTE, changes: CHANGES });
+    expect((await first.counts()).pending).toBe(0);
+    let folds = 0;
+    const woken = await Promise.all(
+      stores.map(async (store) => {
+        let count = 0;
+        for (let round = 0; round < 20; round += 1) {
+          count += await store.wakeSnoozed(T0 + HOUR, 4, (held) => {
+            folds += 1;
+            return held.join('');
+          });
+        }
+        return count;
+      }),
+    );
+    expect(woken.reduce((a, b) => a + b, 0)).toBe(40);
+    expect(folds).toBe(40);
+    expect((await first.counts()).pending).toBe(40);
+  });
+});
+
 describe('the PostgreSQL watch store', () => {
   it('skips a watch whose target it cannot read, and does not poll it', async () => {
     const { raw: pool, stores: [store] } = await replicas(1);

@@ -41,7 +41,7 @@ describe('the sqlite settings store', () => {
     withRawDb(dataDir, (db) => {
       db.exec(`
         INSERT INTO user_settings VALUES (1, 'de', 50, 0), (2, 'en', 7, 0), (3, 'xx', 10, 0), (4, NULL, NULL, 0);
-        INSERT INTO chat_settings VALUES (-100, 'fr', 0), (-200, NULL, 0);
+        INSERT INTO chat_settings (chat_id, locale, updated_at) VALUES (-100, 'fr', 0), (-200, NULL, 0);
       `);
     });
     expect(store.settings.user(1)).toEqual({});

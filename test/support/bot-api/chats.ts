@@ -74,6 +74,8 @@ export interface ChatRecord {
   actions: ChatActionRecord[];
   /** groups: everyone with a status (see members.ts); users not listed have left, or never joined */
   members: Map<number, MemberRecord>;
+  /** supergroups: "Hide Members" is on; only admins (the bot too) may read who is a member */
+  membersHidden: boolean;
 }
 
 export class ChatStore {
@@ -105,6 +107,7 @@ export class ChatStore {
       botKicked: false,
       actions: [],
       members: new Map(),
+      membersHidden: false,
     };
     this.records.set(chat.id, record);
     return record;

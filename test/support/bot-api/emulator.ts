@@ -14,7 +14,7 @@ import { userDeletesMessage } from './simulate-delete.ts';
 import type { DeleteMessageInput } from './simulate-delete.ts';
 import { userSendsInlineQuery } from './simulate-inline.ts';
 import type { SendInlineQueryInput } from './simulate-inline.ts';
-import { changeBotMembership, setMember } from './simulate-members.ts';
+import { changeBotMembership, hideMembers, setMember } from './simulate-members.ts';
 import type { BotMembershipInput } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
 import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
@@ -124,6 +124,11 @@ export class BotApi {
   /** A member removes the bot from a group (left, or kicked: banned): sends there fail with 403; a `my_chat_member` update is queued. */
   removeBotFromGroup(input: BotMembershipInput): void {
     changeBotMembership(this.state, input, false);
+  }
+
+  /** A supergroup hides its members (or shows them again): a bot that is not an admin may then not ask who is who. */
+  hideMembers(chat: number | EmulatedChat, hidden = true): void {
+    hideMembers(this.state, chat, hidden);
   }
 
   /** The user blocks (or unblocks) the bot: sends to their private chat then fail with 403. */

@@ -1,7 +1,7 @@
 // getChatMember and getChatAdministrators over the membership in members.ts.
 import type { ChatMember } from 'telegraf/types';
 import { badRequest } from './errors.ts';
-import { memberOf, memberUser, toChatMember } from './members.ts';
+import { botMember, memberOf, memberUser, toChatMember } from './members.ts';
 import type { MethodHandler } from './method-context.ts';
 
 export const getChatMember: MethodHandler = ({ params, state, noteChat }) => {
@@ -18,6 +18,10 @@ export const getChatMember: MethodHandler = ({ params, state, noteChat }) => {
     if (userId !== record.chat.id && userId !== state.bot.id) throw badRequest('user not found');
     return { user, status: 'member' } satisfies ChatMember;
   }
+  // With "Hide Members" on, a bot that is not an admin may ask only about itself (Telegram
+  // answers CHAT_ADMIN_REQUIRED, or PARTICIPANT_ID_INVALID, as tdlib words it).
+  const bot = botMember(record, state.bot.id);
+  if (record.membersHidden && userId !== state.bot.id && bot.status !== 'creator' && bot.status !== 'administrator') throw badRequest('CHAT_ADMIN_REQUIRED');
   return toChatMember(memberOf(state, record, userId), user, record.chat.type);
 };
 

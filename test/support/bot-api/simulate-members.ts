@@ -94,3 +94,10 @@ export function changeBotMembership(state: EmulatorState, { chat, by, status }: 
     new_chat_member: toChatMember(member, bot, record.chat.type),
   });
 }
+
+/** A supergroup's "Hide Members" setting: on, only its admins (and an admin bot) may see who is a member. */
+export function hideMembers(state: EmulatorState, chat: number | EmulatedChat, hidden: boolean): void {
+  const record = chatRecordOf(state, chat);
+  if (record.chat.type !== 'supergroup') throw new Error('bot API emulator: only supergroups can hide their members');
+  record.membersHidden = hidden;
+}

@@ -6,6 +6,7 @@ import {
   fieldLine,
   headLines,
   itemFieldLine,
+  itemLabel,
   itemValue,
   showMetres,
   showMoney,
@@ -18,6 +19,7 @@ import {
   type FieldView,
 } from '../change-lines.ts';
 import { say } from '../common/card-parts.ts';
+import { itemName } from '../../../watch/diff.ts';
 
 // An order's changes as the lines of a notification (field names: src/watch/snapshot.ts).
 
@@ -41,8 +43,8 @@ const POSITION_FIELDS: Record<string, FieldView> = {
   currency: { label: 'change.label.currency', show: showText },
 };
 
-/** «<b>Заказ № 0007300100</b> от 15.03.2026». */
-const titleOf = (change: RecordChange, t: Translate, fmt: Formatter): string => {
+/** «<b>Заказ № 0007300100</b> от 15.03.2026»: of a change, or of a record as a snapshot keeps it. */
+export const orderTitle = (change: Pick<RecordChange, 'sapId' | 'title'>, t: Translate, fmt: Formatter): string => {
   const sapId = titleText(change, 'sapId') || change.sapId || EMPTY_VALUE;
   const date = titleText(change, 'date');
   return date === '' ? say(t, 'order.title', { sapId }) : say(t, 'order.titleDated', { sapId, date: fmt.date(date) });
@@ -65,7 +67,7 @@ const lineOf = (change: FieldChange, t: Translate, fmt: Formatter, statusChanged
     case 'itemAdded':
       return change.list === 'positions' ? positionAdded(change, t, fmt) : null;
     case 'itemRemoved':
-      return change.list === 'positions' ? t('change.positionRemoved', { item: showText(change.item, t, fmt) }) : null;
+      return change.list === 'positions' ? t('change.positionRemoved', { item: itemLabel(change.item, itemName(change.fields), t, fmt) }) : null;
     case 'itemField':
       return change.list === 'positions' ? itemFieldLine('change.positionField', change, POSITION_FIELDS, t, fmt) : null;
   }
@@ -75,5 +77,5 @@ const lineOf = (change: FieldChange, t: Translate, fmt: Formatter, statusChanged
 export const renderOrderChange = (change: RecordChange, t: Translate, fmt: Formatter): string[] => {
   const statusChanged = change.changes.some((item) => item.kind === 'field' && item.field === 'status');
   const lines = change.changes.map((item) => lineOf(item, t, fmt, statusChanged)).filter((line) => line !== null);
-  return [...headLines(change, titleOf(change, t, fmt), t), ...lines];
+  return [...headLines(change, orderTitle(change, t, fmt), t), ...lines];
 };

@@ -1,9 +1,10 @@
 import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
 import type { FieldChange, RecordChange, Value } from '../../../watch/changes.ts';
-import { fieldLine, headLines, itemFieldLine, itemValue, showDate, showMoney, showText, showTonnes, titleText, type FieldView, type Show } from '../change-lines.ts';
+import { fieldLine, headLines, itemFieldLine, itemLabel, itemValue, showDate, showMoney, showText, showTonnes, titleText, type FieldView, type Show } from '../change-lines.ts';
 import { say } from '../common/card-parts.ts';
 import { escapeHtml } from '../common/html.ts';
+import { itemName } from '../../../watch/diff.ts';
 
 // A specification's changes as the lines of a notification (field and list names:
 // src/watch/snapshot.ts). Status codes are shown as they are: their meanings are not published.
@@ -39,8 +40,8 @@ const REQUEST_FIELDS: Record<string, FieldView> = {
   date: { label: 'change.label.requestDate', show: showDate },
 };
 
-/** «<b>Спецификация № 12</b> · договор ДП-77/2026». */
-const titleOf = (change: RecordChange, t: Translate): string => {
+/** «<b>Спецификация № 12</b> · договор ДП-77/2026»: of a change, or of a record as a snapshot keeps it. */
+export const specTitle = (change: Pick<RecordChange, 'title'>, t: Translate): string => {
   const number = titleText(change, 'number');
   const contract = titleText(change, 'contract');
   const title = number === '' ? say(t, 'spec.titleNoNumber') : say(t, 'spec.title', { number });
@@ -70,7 +71,7 @@ const itemLine = (change: ItemChange, t: Translate, fmt: Formatter): string | nu
   const item = showText(change.item, t, fmt);
   switch (change.list) {
     case 'positions':
-      return added ? positionAdded(change, t, fmt) : t('change.positionRemoved', { item });
+      return added ? positionAdded(change, t, fmt) : t('change.positionRemoved', { item: itemLabel(change.item, itemName(change.fields), t, fmt) });
     case 'documents':
       return t(added ? 'change.documentAdded' : 'change.documentRemoved', { document: documentText(change.fields, t, fmt) });
     case 'consignees':
@@ -105,6 +106,6 @@ const lineOf = (change: FieldChange, t: Translate, fmt: Formatter): string | nul
 
 /** The header, then «Новая запись по запросу» / «Больше не подходит под запрос» or one line per change (HTML). */
 export const renderSpecChange = (change: RecordChange, t: Translate, fmt: Formatter): string[] => [
-  ...headLines(change, titleOf(change, t), t),
+  ...headLines(change, specTitle(change, t), t),
   ...change.changes.map((item) => lineOf(item, t, fmt)).filter((line) => line !== null),
 ];
