@@ -36,7 +36,7 @@ export type HarnessOptions = {
 export const HARNESS_START = new Date('2026-11-23T11:05:00Z');
 
 export const startHarness = async ({ env = {}, demo = false, openStore = (dir) => openSqliteStore({ dataDir: dir }), botApiVersion }: HarnessOptions = {}) => {
-  const api = await startBotApi(botApiVersion === undefined ? {} : { botApiVersion });
+  const api = await startBotApi({ guestMode: true, ...(botApiVersion === undefined ? {} : { botApiVersion }) });
   const testPortal = await startTestPortal();
   const dataDir = mkdtempSync(join(tmpdir(), 'bot-store-'));
   /**
