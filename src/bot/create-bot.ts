@@ -10,6 +10,7 @@ import type { Exports } from '../export/exports.ts';
 import { createExportFeature } from './features/export.ts';
 import { createFallbackFeature } from './features/fallback.ts';
 import { createInlineFeature } from './features/inline.ts';
+import { createGuestFeature } from './features/guest.ts';
 import { createLookupFeature } from './features/lookup.ts';
 import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
@@ -107,7 +108,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
       // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
       createOnboardingFeature({ access, watches: store.watches, logger, now }),
-      createStartFeature({ demo, lookups }),
+      createStartFeature({ demo, lookups, answer }),
       createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage, autolookup: readsGroup }),
       // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.
       createAdminFeature({ access, store: store.access, seen: store.usage, ...(usage ? { usage } : {}), changes, requests, now }),
@@ -119,6 +120,8 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now, statuses }),
       createExportFeature({ lookups, exports, now, statuses }),
       createInlineFeature({ lookups, access, now, statuses }),
+      // Issue 32: guest mode, `@bot 0007300100` in a chat the bot is not in (answerGuestQuery).
+      createGuestFeature({ lookups, access, statuses, logger, now }),
       // Issue 30: numbers in plain text (private chats, mentions, replies, /autolookup), before the fallback.
       createPasteFeature({ pasted, autolookup, access, lookups, watches, now }),
       createFallbackFeature(),

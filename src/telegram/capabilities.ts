@@ -14,6 +14,8 @@ type Version = `${number}.${number}`;
 export const CAPABILITIES = {
   /** InlineKeyboardButton.copy_text */
   copyText: '7.11',
+  /** answerGuestQuery, the guest_message update (guest mode) */
+  guestQueries: '10.0',
   /** InlineKeyboardButton.style */
   buttonStyle: '9.4',
   /** the date_time entity, <tg-time> in HTML */

@@ -6,6 +6,7 @@ import type { PageSize } from '../../query.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { isQueryTooOld } from '../../telegram/errors.ts';
+import { guestMessageOf } from '../guest-message.ts';
 
 export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore; statusNames?: StatusNames };
 
@@ -18,14 +19,16 @@ export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotCont
   const translators = perLocale<Translate>(createTranslator);
   const formatters = perLocale<Formatter>((locale) => withStatusNames(createFormatter(locale, options.timeZone), options.statusNames ?? NO_STATUS_NAMES));
   return async (ctx, next) => {
-    const own = ctx.from ? await options.settings.user(ctx.from.id) : {};
+    // A guest message (an update Telegraf does not know) has its user only inside it.
+    const from = ctx.from ?? guestMessageOf(ctx)?.from;
+    const own = from ? await options.settings.user(from.id) : {};
     const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;
     ctx.useLocale = (locale) => {
       ctx.locale = locale;
       ctx.t = translators[locale];
       ctx.fmt = formatters[locale];
     };
-    ctx.useLocale(group ?? own.locale ?? resolveLocale(ctx.from?.language_code, options.defaultLanguage));
+    ctx.useLocale(group ?? own.locale ?? resolveLocale(from?.language_code, options.defaultLanguage));
     ctx.pageSize = own.pageSize ?? options.pageSize;
     let answered = false;
     ctx.answerOnce = async (text, showAlert = false) => {
