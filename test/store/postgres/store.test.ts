@@ -70,7 +70,7 @@ describe('the postgres store: its schema', () => {
     const url = await freshDatabase();
     await open({ url });
     expect(await tables(url)).toEqual([
-      'access_chats', 'access_request_messages', 'access_requests', 'access_users', 'autolookup_chats', 'chat_settings', 'last_seen', 'leases',
+      'access_chats', 'access_request_messages', 'access_requests', 'access_users', 'autolookup_chats', 'chat_settings', 'guest_cards', 'last_seen', 'leases',
       'notifications', 'queries', 'quiet_periods', 'rate_windows', 'schema_migrations', 'shared_values', 'status_names', 'usage_counts', 'usage_users',
       'user_settings', 'watch_targets', 'watches',
     ]);
