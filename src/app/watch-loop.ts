@@ -61,6 +61,8 @@ export type WatchLoopOptions = {
   memory?: MemoryBudget;
   /** /stats counts the notifications sent. */
   usage?: Pick<Usage, 'notification'>;
+  /** Issue 32: live guest cards, refreshed at the watch pace (src/app/guest-cards.ts). */
+  guestCards?: { tick(): Promise<void> };
 };
 
 
@@ -68,7 +70,7 @@ export type WatchLoopOptions = {
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatchLoop = ({ config, access, store, settings, portal, telegram, features, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage }: WatchLoopOptions) => {
+export const startWatchLoop = ({ config, access, store, settings, portal, telegram, features, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage, guestCards }: WatchLoopOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   const formatters = perLocale((locale) => createFormatter(locale, config.timeZone));
@@ -134,6 +136,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
   const polls = repeat(() => poller.tick(), TICK_MS, logger);
   const sends = repeat(() => sender.tick(), TICK_MS, logger);
   const metering = repeat(gauges, GAUGES_MS, logger);
+  const cards = repeat(() => guestCards?.tick() ?? Promise.resolve(), TICK_MS, logger);
 
   return {
     /** One round now (tests): polls what is due, waits for them, sends what is pending. */
@@ -144,6 +147,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
       await sends.settled();
       await sender.tick();
       await gauges();
+      await guestCards?.tick();
     },
     /**
      * No new round; waits for those under way and, within `graceMs`, for polls in flight. A poll
@@ -152,7 +156,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
     async stop(graceMs = 5_000): Promise<void> {
       const deadline = new AbortController();
       await Promise.race([
-        Promise.all([polls.stop(), sends.stop(), metering.stop()]).then(() => poller.settled()),
+        Promise.all([polls.stop(), sends.stop(), metering.stop(), cards.stop()]).then(() => poller.settled()),
         pause(graceMs, deadline.signal),
       ]);
       deadline.abort();

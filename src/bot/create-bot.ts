@@ -10,7 +10,7 @@ import type { Exports } from '../export/exports.ts';
 import { createExportFeature } from './features/export.ts';
 import { createFallbackFeature } from './features/fallback.ts';
 import { createInlineFeature } from './features/inline.ts';
-import { createGuestFeature } from './features/guest.ts';
+import { createGuestFeature, type LiveGuestCard } from './features/guest.ts';
 import { createLookupFeature } from './features/lookup.ts';
 import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
@@ -44,10 +44,10 @@ import { createServerFeatures, type ServerFeatures } from '../telegram/capabilit
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'> & Partial<Pick<Config, 'guestCardLiveMs'>>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'> & Partial<Pick<Store, 'guestCards'>>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -95,6 +95,16 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const autolookup = createAutolookupSwitch({ store: store.autolookup, logger, now: nowMs });
   const readsGroup = async (chatId: number) => (access.mayWatchIn(chatId) ? autolookup.enabled(chatId) : undefined);
 
+  // Issue 32: a guest card of one record is kept live for GUEST_CARD_LIVE_DAYS (src/app/guest-cards.ts edits it).
+  const guestCards = store.guestCards;
+  const liveMs = config.guestCardLiveMs ?? 0;
+  const liveGuestCard =
+    guestCards && liveMs > 0
+      ? async (card: LiveGuestCard) => {
+          await guestCards.add({ ...card, expiresAt: nowMs() + liveMs }, nowMs());
+        }
+      : undefined;
+
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
     chain(
@@ -121,7 +131,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       createExportFeature({ lookups, exports, now, statuses }),
       createInlineFeature({ lookups, access, now, statuses }),
       // Issue 32: guest mode, `@bot 0007300100` in a chat the bot is not in (answerGuestQuery).
-      createGuestFeature({ lookups, access, statuses, logger, now }),
+      createGuestFeature({ lookups, access, statuses, logger, now, ...(liveGuestCard ? { live: liveGuestCard } : {}) }),
       // Issue 30: numbers in plain text (private chats, mentions, replies, /autolookup), before the fallback.
       createPasteFeature({ pasted, autolookup, access, lookups, watches, now }),
       createFallbackFeature(),

@@ -12,10 +12,10 @@ import { parseResourceArgs, startsWithResourceWord } from '../lookup-args.ts';
 import type { Lookups } from '../lookups.ts';
 import { lookupLink } from '../start-payload.ts';
 import type { Statuses } from '../statuses.ts';
-import { renderGuestAnswer, renderGuestFailed, renderGuestNeutral, renderGuestUsage, toGuestArticle, type GuestCard } from '../views/guest-answer.ts';
+import { renderGuestAnswer, renderGuestFailed, renderGuestNeutral, renderGuestUsage, shownOf, toGuestArticle, type GuestView } from '../views/guest-answer.ts';
 
 /** A guest card of one record, to keep live (src/app/guest-cards.ts edits it when the record changes). */
-export type LiveGuestCard = { inlineMessageId: string; query: Query; locale: string; text: string };
+export type LiveGuestCard = { inlineMessageId: string; query: Query; locale: string; shown: string };
 
 /** The query an identifier names, for the identifiers a lookup answers. */
 const queryOf = (identifier: Identifier): Query | undefined => {
@@ -71,7 +71,7 @@ export const createGuestFeature = ({
   logger: Logger;
   now?: () => Date;
   /** Keeps a card of one record live (GUEST_CARD_LIVE_DAYS); none: cards stay as sent. */
-  live?: (ctx: BotContext, card: LiveGuestCard) => Promise<void>;
+  live?: (card: LiveGuestCard) => Promise<void>;
 }) => {
   let off = false;
 
@@ -98,7 +98,7 @@ export const createGuestFeature = ({
     const message = guestMessageOf(ctx);
     if (message === undefined) return next();
     if (off) return;
-    const answer = (card: GuestCard) => send(ctx, message, toGuestArticle('guest', card));
+    const answer = (card: GuestView) => send(ctx, message, toGuestArticle('guest', card));
     const userId = message.from?.id;
     if (userId === undefined || !access.isAllowedUser(userId)) return answer(renderGuestNeutral(ctx.t));
     const found = guestQuery(message, ctx.me, ctx.fmt.day(now()));
@@ -114,7 +114,13 @@ export const createGuestFeature = ({
     const link = results.page.items.length === 0 ? undefined : lookupLink(ctx.me, await lookups.keyFor(query));
     const card = renderGuestAnswer(results, ctx.t, ctx.fmt, now(), link);
     const inlineMessageId = await answer(card);
-    if (inlineMessageId !== undefined && results.page.total === 1 && live) await live(ctx, { inlineMessageId, query, locale: ctx.locale, text: card.text });
+    if (inlineMessageId === undefined || results.page.total !== 1 || !live) return;
+    try {
+      await live({ inlineMessageId, query, locale: ctx.locale, shown: shownOf(card) });
+    } catch (error) {
+      // The card was sent: it stays as it is, the user saw nothing wrong.
+      logger.warn({ err: error, inlineMessageId }, 'a guest card could not be kept live');
+    }
   });
   return feature;
 };
