@@ -29,12 +29,14 @@ export type GuestMessage = z.infer<typeof guestMessageSchema>;
 const read = new WeakMap<object, GuestMessage | undefined>();
 
 /** The update's guest message; undefined when it is none, or not shaped as one. */
-export const guestMessageOf = (ctx: { update: object }): GuestMessage | undefined => {
-  if (read.has(ctx.update)) return read.get(ctx.update);
-  const raw = (ctx.update as Record<string, unknown>).guest_message;
+export const guestMessageOf = (ctx: { update?: object }): GuestMessage | undefined => {
+  const update = ctx.update;
+  if (typeof update !== 'object' || update === null) return undefined;
+  if (read.has(update)) return read.get(update);
+  const raw = (update as Record<string, unknown>).guest_message;
   const parsed = raw === undefined ? undefined : guestMessageSchema.safeParse(raw);
   const message = parsed?.success ? parsed.data : undefined;
-  read.set(ctx.update, message);
+  read.set(update, message);
   return message;
 };
 
