@@ -155,6 +155,8 @@ const envSchema = z.object({
     .default('auto')
     .transform((value) => value.trim().toLowerCase())
     .pipe(z.enum(TELEGRAM_FEATURE_MODES, 'must be auto (rich messages and newer buttons where the Bot API server has them) or legacy (never)')),
+  // Issue 32, guest mode: how long a guest card of one record is kept up to date (edited when a poll sees it change).
+  GUEST_CARD_LIVE_DAYS: numberVar(7, 0, 90, 'days'),
 });
 
 type Env = z.output<typeof envSchema>;
@@ -276,4 +278,6 @@ const toConfig = (e: Env, heapLimitBytes: number) => ({
   statusNamesFile: e.STATUS_NAMES_FILE,
   /** auto: rich messages and the newer buttons where the Bot API server has them; legacy: never. */
   telegramFeatures: e.TELEGRAM_FEATURES,
+  /** A guest card of one record is edited when a poll sees the record change, this long after it was sent; 0: never. */
+  guestCardLiveMs: e.GUEST_CARD_LIVE_DAYS * 86_400_000,
 });

@@ -24,6 +24,7 @@ import { startHttpServer } from './app/http-server.ts';
 import { startLimitSweeper } from './app/limit-sweeper.ts';
 import { createAccess } from './access.ts';
 import { createUsage } from './store/usage.ts';
+import { createGuestCardRefresh } from './app/guest-cards.ts';
 import type { ExportOutcome } from './export/run-export.ts';
 
 // The composition root, and the only module with side effects: environment → config → portal →
@@ -127,9 +128,14 @@ removeStaleExportDirs({ logger });
 const watchMemory = createWatchMemory(config.watch.memoryBytes);
 const botFor = (token: string, telegramApiRoot: string) =>
   createBot({ token, config: { ...config, telegramApiRoot }, portal: portal.portal, store: store, logger, metrics, demo: portal.demo !== undefined, exports, watchMemory, statusNames, usage, circuit: () => portal.portal.state() });
+/** Issue 32: live guest cards, refreshed beside the watch polls; none when GUEST_CARD_LIVE_DAYS is 0. */
+const guestCardsFor = (bot: ReturnType<typeof botFor>) =>
+  config.guestCardLiveMs > 0
+    ? createGuestCardRefresh({ store: store.guestCards, portal: portal.portal.fresh, telegram: bot.telegram, logger, intervalMs: config.watch.intervalMs, timeZone: config.timeZone, me: () => bot.botInfo?.username })
+    : undefined;
 /** Polls what chats watch and tells them what changed, through the bot's Bot API client. */
 const watchLoopFor = (bot: ReturnType<typeof botFor>) =>
-  startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, features: serverFeaturesOf(bot), logger, metrics, memory: watchMemory, usage });
+  startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, features: serverFeaturesOf(bot), logger, metrics, memory: watchMemory, usage, guestCards: guestCardsFor(bot) });
 
 /** What both modes stop last, once nothing uses the store or the portal any more. */
 const closeServices = async () => {

@@ -67,6 +67,8 @@ export type WatchLoopOptions = {
   memory?: MemoryBudget;
   /** /stats counts the notifications sent. */
   usage?: Pick<Usage, 'notification'>;
+  /** Issue 32: live guest cards, refreshed at the watch pace (src/app/guest-cards.ts). */
+  guestCards?: { tick(): Promise<void> };
 };
 
 
@@ -74,7 +76,7 @@ export type WatchLoopOptions = {
  * The watches of this process: every second, the due watched queries are claimed and polled, and
  * the pending notifications are sent. Stopping waits for the tick and the polls under way.
  */
-export const startWatchLoop = ({ config, access, store, settings, portal, telegram, features, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage }: WatchLoopOptions) => {
+export const startWatchLoop = ({ config, access, store, settings, portal, telegram, features, logger, metrics, now = Date.now, memory = createWatchMemory(config.watch.memoryBytes), usage, guestCards }: WatchLoopOptions) => {
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const translators = perLocale(createTranslator);
   /**
@@ -168,6 +170,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
   const digests = repeat(() => digester.tick(), TICK_MS, logger);
   const wakes = repeat(async () => (await snoozes.tick()) > 0 && sends.run(), TICK_MS, logger);
   const metering = repeat(gauges, GAUGES_MS, logger);
+  const cards = repeat(() => guestCards?.tick() ?? Promise.resolve(), TICK_MS, logger);
 
   return {
     /** One round now (tests): polls what is due, waits for them, sends what is pending. */
@@ -181,6 +184,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
       await sends.settled();
       await sender.tick();
       await gauges();
+      await guestCards?.tick();
     },
     /**
      * No new round; waits for those under way and, within `graceMs`, for polls in flight. A poll
@@ -189,7 +193,7 @@ export const startWatchLoop = ({ config, access, store, settings, portal, telegr
     async stop(graceMs = 5_000): Promise<void> {
       const deadline = new AbortController();
       await Promise.race([
-        Promise.all([polls.stop(), sends.stop(), digests.stop(), wakes.stop(), metering.stop()]).then(() => poller.settled()),
+        Promise.all([polls.stop(), sends.stop(), digests.stop(), wakes.stop(), metering.stop(), cards.stop()]).then(() => poller.settled()),
         pause(graceMs, deadline.signal),
       ]);
       deadline.abort();

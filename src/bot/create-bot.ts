@@ -10,6 +10,7 @@ import type { Exports } from '../export/exports.ts';
 import { createExportFeature } from './features/export.ts';
 import { createFallbackFeature } from './features/fallback.ts';
 import { createInlineFeature } from './features/inline.ts';
+import { createGuestFeature, type LiveGuestCard } from './features/guest.ts';
 import { createLookupFeature } from './features/lookup.ts';
 import { createRecordFeature } from './features/record.ts';
 import { createSettingsFeature } from './features/settings.ts';
@@ -48,10 +49,10 @@ import { createServerFeatures, type ServerFeatures } from '../telegram/capabilit
 
 export type BotDeps = {
   token: string;
-  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'>;
+  config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'> & Partial<Pick<Config, 'guestCardLiveMs'>>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'> & Partial<Pick<Store, 'guestCards'>>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -102,6 +103,16 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const chatDigest = createChatDigest({ store: store.watches, logger, now: nowMs });
   const isAdmin = createAdminCheck({ now: nowMs });
 
+  // Issue 32: a guest card of one record is kept live for GUEST_CARD_LIVE_DAYS (src/app/guest-cards.ts edits it).
+  const guestCards = store.guestCards;
+  const liveMs = config.guestCardLiveMs ?? 0;
+  const liveGuestCard =
+    guestCards && liveMs > 0
+      ? async (card: LiveGuestCard) => {
+          await guestCards.add({ ...card, expiresAt: nowMs() + liveMs }, nowMs());
+        }
+      : undefined;
+
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
     chain(
@@ -115,7 +126,7 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
       // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
       createOnboardingFeature({ access, watches: store.watches, logger, now }),
-      createStartFeature({ demo, lookups }),
+      createStartFeature({ demo, lookups, answer }),
       createSettingsFeature({
         settings: store.settings,
         defaultLanguage: config.defaultLanguage,
@@ -136,6 +147,8 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       createDigestFeature({ digests: chatDigest, watches, isAdmin, now }),
       createExportFeature({ lookups, exports, now, statuses }),
       createInlineFeature({ lookups, access, now, statuses }),
+      // Issue 32: guest mode, `@bot 0007300100` in a chat the bot is not in (answerGuestQuery).
+      createGuestFeature({ lookups, access, statuses, logger, now, ...(liveGuestCard ? { live: liveGuestCard } : {}) }),
       // Issue 30: numbers in plain text (private chats, mentions, replies, /autolookup), before the fallback.
       createPasteFeature({ pasted, autolookup, access, lookups, watches, now }),
       createFallbackFeature(),

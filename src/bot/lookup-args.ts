@@ -63,6 +63,9 @@ const RESOURCE_WORDS: Record<string, Resource> = {
   спецификация: 'specification',
 };
 
+/** The text starts with a resource word (`order`, `spec`, `заказ`…): it is a query in the inline words. */
+export const startsWithResourceWord = (text: string): boolean => RESOURCE_WORDS[text.trim().split(/\s+/)[0]?.toLowerCase() ?? ''] !== undefined;
+
 /**
  * A resource word, then what `/order` or `/spec` takes; without the word, an order (as a bare
  * `/order` argument is): `0007300100`, `material труба 530`, `spec ДП-77/2026`. What follows

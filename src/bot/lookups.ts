@@ -10,9 +10,10 @@ export type Lookups = ReturnType<typeof createLookups>;
 
 /**
  * How a lookup was asked, for its audit line: a command, a button, inline mode, a pasted text (a
- * reply to the bot's message too), a mention of the bot in a group, a group's /autolookup.
+ * reply to the bot's message too), a mention of the bot in a group, a group's /autolookup, a
+ * mention in a chat the bot is not in (guest mode).
  */
-export type Via = 'command' | 'button' | 'inline' | 'pasted' | 'mention' | 'autolookup';
+export type Via = 'command' | 'button' | 'inline' | 'pasted' | 'mention' | 'autolookup' | 'guest';
 
 /** Who asked, for the audit line: the update's user and chat, and how they asked. */
 export const asker = (ctx: BotContext, via: Via) => ({
@@ -61,6 +62,9 @@ export const createLookups = ({ portal, queries, logger, now = Date.now, seen, c
   return {
     /** The query inside the button when it fits, else a short key to the store. */
     refFor: async (query: Query): Promise<QueryRef> => (canInline(query) ? { query } : { key: await save(query) }),
+
+    /** The query's key in the store (saved there now if need be): what a `/start` link carries. */
+    keyFor: (query: Query): Promise<string> => save(query),
 
     /** The query behind a button; a stored one is checked again as a typed command is (the store may be older). */
     resolve: async (ref: QueryRef): Promise<Query | undefined> => {

@@ -3,7 +3,7 @@ import type { WatchStore } from './watch-store.ts';
 import type { AccessStore } from './access-store.ts';
 import type { UsageStore } from './usage-store.ts';
 import type { Locale } from '../i18n.ts';
-import type { PageSize, Resource } from '../query.ts';
+import type { PageSize, Query, Resource } from '../query.ts';
 
 // What the bot keeps across restarts, and what several replicas share. Every read and write may
 // be asynchronous, and the bot awaits each one: node:sqlite answers at once, PostgreSQL (the
@@ -73,6 +73,33 @@ export type AutolookupStore = {
   set(chatId: number, on: boolean, userId: number, now: number): Awaitable<void>;
 };
 
+/** A guest card of one record kept live (issue 32): edited when its query's record changes, until it expires. */
+export type GuestCard = {
+  inlineMessageId: string;
+  query: Query;
+  /** The language it was written in. */
+  locale: string;
+  /** A hash of what it shows (without the time of its data): an edit is made only when this changes. */
+  shown: string;
+  /** Epoch ms after which it is left as it is. */
+  expiresAt: number;
+};
+
+export type GuestCardStore = {
+  add(card: GuestCard, now: number): Awaitable<void>;
+  /**
+   * Claims the live cards of up to `limit` queries not checked since `dueBefore` (epoch ms), marking
+   * them checked at `now`: each query's cards together, so its record is asked for once, by one replica.
+   */
+  claimDue(now: number, dueBefore: number, limit: number): Awaitable<GuestCard[]>;
+  /** What a card shows now, after an edit. */
+  setShown(inlineMessageId: string, shown: string): Awaitable<void>;
+  /** Forgets a card: Telegram no longer knows its message. */
+  remove(inlineMessageId: string): Awaitable<void>;
+  /** Forgets the cards expired at `now`; how many. */
+  prune(now: number): Awaitable<number>;
+};
+
 /** A status code seen in a record, and the text the portal wrote beside it ('' when none). */
 export type StatusPair = { resource: Resource; field: 'STATUS' | 'STATUS_TYPE'; code: string; text: string };
 
@@ -123,6 +150,8 @@ export type Store = {
   access: AccessStore;
   /** The counters of /stats. */
   usage: UsageStore;
+  /** Guest cards kept live (issue 32). */
+  guestCards: GuestCardStore;
   /** Resolves when the store answers now; rejects (a StoreUnavailableError) when it does not: /readyz. */
   ping(): Promise<void>;
   /** Idempotent. */

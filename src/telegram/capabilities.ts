@@ -22,6 +22,8 @@ export const CAPABILITIES = {
   richMessages: '10.1',
   /** InlineKeyboardButton.disabled */
   disabledButtons: '10.3',
+  /** answerGuestQuery and the guest_message update (guest mode, issue 32): only its 404 is used, to turn guest answers off */
+  guestQueries: '10.0',
 } as const satisfies Record<string, Version>;
 
 export type Capability = keyof typeof CAPABILITIES;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { callSignal, type Telegram, type Update, type UpdateType, type UserFromGetMe } from './telegraf/core.ts';
+import { callSignal, telegrafUpdateTypes, type Telegram, type Update, type UpdateType, type UserFromGetMe } from './telegraf/core.ts';
 import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
 import { backoffDelay, pause, type Backoff } from '../backoff.ts';
@@ -116,7 +116,7 @@ export const startPolling = async ({
             offset: asked,
             limit: Math.min(MAX_LIMIT, queue.room()),
             timeout: pollTimeoutSeconds,
-            allowed_updates: allowedUpdates as UpdateType[] | undefined,
+            allowed_updates: telegrafUpdateTypes(allowedUpdates as UpdateType[] | undefined),
           },
           { signal: callSignal(aborter.signal) },
         );

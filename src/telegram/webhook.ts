@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Telegram, Update, UpdateType } from './telegraf/core.ts';
+import { telegrafUpdateTypes, type Telegram, type Update, type UpdateType } from './telegraf/core.ts';
 import { shortHash } from '../short-hash.ts';
 import { createUpdateHandler } from './handle-update.ts';
 import { createKeyedQueue } from './keyed-queue.ts';
@@ -99,7 +99,7 @@ export const setupWebhook = async ({
     const current = info.url === target.href && sameTypes(info.allowed_updates, allowedUpdates) && (await coordination.value(WEBHOOK_KEYS.fingerprint)) === fingerprint;
     if (!current) {
       await attempt('setWebhook', () =>
-        telegram.setWebhook(target.href, { secret_token: secret, allowed_updates: allowedUpdates, drop_pending_updates: false }),
+        telegram.setWebhook(target.href, { secret_token: secret, allowed_updates: telegrafUpdateTypes(allowedUpdates), drop_pending_updates: false }),
       );
       await coordination.setValue(WEBHOOK_KEYS.fingerprint, fingerprint, now());
     }

@@ -194,7 +194,7 @@ describe('main.ts in webhook mode', () => {
     expect(hook?.url).toBe('https://example.invalid/hook/abc');
     const params = hook?.params ?? {};
     const allowed: unknown = typeof params.allowed_updates === 'string' ? JSON.parse(params.allowed_updates) : params.allowed_updates;
-    expect(allowed).toEqual(['message', 'callback_query', 'inline_query', 'my_chat_member']);
+    expect(allowed).toEqual(['message', 'callback_query', 'inline_query', 'my_chat_member', 'guest_message']);
     const secret = params.secret_token;
     expect(typeof secret).toBe('string');
     expect(secret).toMatch(/^[A-Za-z0-9_-]{16,256}$/);

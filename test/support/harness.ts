@@ -10,6 +10,7 @@ import { parseConfig } from '../../src/config.ts';
 import { openPortal } from '../../src/app/portal.ts';
 import { startReceiving } from '../../src/app/telegram.ts';
 import { startWatchLoop } from '../../src/app/watch-loop.ts';
+import { createGuestCardRefresh } from '../../src/app/guest-cards.ts';
 import { startLimitSweeper } from '../../src/app/limit-sweeper.ts';
 import { createBotMetrics } from '../../src/metrics/bot-metrics.ts';
 import { openSqliteStore } from '../../src/store/sqlite/store.ts';
@@ -36,7 +37,7 @@ export type HarnessOptions = {
 export const HARNESS_START = new Date('2026-11-23T11:05:00Z');
 
 export const startHarness = async ({ env = {}, demo = false, openStore = (dir) => openSqliteStore({ dataDir: dir }), botApiVersion }: HarnessOptions = {}) => {
-  const api = await startBotApi(botApiVersion === undefined ? {} : { botApiVersion });
+  const api = await startBotApi({ guestMode: true, ...(botApiVersion === undefined ? {} : { botApiVersion }) });
   const testPortal = await startTestPortal();
   const dataDir = mkdtempSync(join(tmpdir(), 'bot-store-'));
   /**
@@ -90,7 +91,9 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     });
     await api.waitForPolling();
     const access = createAccess(config.access, store.access);
-    const watches = startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, features: serverFeaturesOf(bot), logger, metrics, now: nowMs, usage });
+    // As main.ts: live guest cards refreshed beside the watch polls.
+    const guestCards = createGuestCardRefresh({ store: store.guestCards, portal: portal.portal.fresh, telegram: bot.telegram, logger, intervalMs: config.watch.intervalMs, timeZone: config.timeZone, me: () => bot.botInfo?.username, now: nowMs });
+    const watches = startWatchLoop({ config, access, store: store.watches, settings: store.settings, portal: portal.portal.fresh, telegram: bot.telegram, features: serverFeaturesOf(bot), logger, metrics, now: nowMs, usage, guestCards });
     const limitSweeper = startLimitSweeper({ limits: store.limits, logger });
     return {
       inFlight: receiving.inFlight,

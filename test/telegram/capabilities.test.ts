@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createServerFeatures, type Capability } from '../../src/telegram/capabilities.ts';
 
-const ALL: Capability[] = ['copyText', 'buttonStyle', 'dateTimeEntities', 'richMessages', 'disabledButtons'];
+const ALL: Capability[] = ['copyText', 'buttonStyle', 'dateTimeEntities', 'richMessages', 'disabledButtons', 'guestQueries'];
 
 /** getMe of a bot as a server of each version sends it (botapi-10.md §6). */
 const GET_ME: Record<string, object> = {
@@ -30,9 +30,9 @@ describe("the Bot API server's features", () => {
     ['9.3', ['copyText']],
     ['9.4', ['copyText', 'buttonStyle']],
     ['9.6', ['copyText', 'buttonStyle', 'dateTimeEntities']],
-    ['10.0', ['copyText', 'buttonStyle', 'dateTimeEntities']],
+    ['10.0', ['copyText', 'buttonStyle', 'dateTimeEntities', 'guestQueries']],
     // 10.1 brought the last getMe key: disabled buttons (10.3) are tried, and turned off if refused.
-    ['10.3', ['copyText', 'buttonStyle', 'dateTimeEntities', 'richMessages', 'disabledButtons']],
+    ['10.3', ['copyText', 'buttonStyle', 'dateTimeEntities', 'richMessages', 'disabledButtons', 'guestQueries']],
   ])('from the getMe of a %s server: %j', (version, used) => {
     const { used: now, lines } = features(GET_ME[version]);
     expect(now()).toEqual(used);
@@ -50,7 +50,7 @@ describe("the Bot API server's features", () => {
     const { made, used, lines } = features(GET_ME['10.3']);
     made.lacks('richMessages', { refused: 'sendRichMessage' });
     made.lacks('richMessages');
-    expect(used()).toEqual(['copyText', 'buttonStyle', 'dateTimeEntities']);
+    expect(used()).toEqual(['copyText', 'buttonStyle', 'dateTimeEntities', 'guestQueries']);
     expect(lines.filter((line) => line.level === 'warn')).toEqual([
       { level: 'warn', fields: { capability: 'richMessages', since: '10.1', refused: 'sendRichMessage' }, msg: expect.stringContaining('does not have richMessages (Bot API 10.1)') },
     ]);

@@ -10,6 +10,7 @@ import { createStoreTrouble } from './store-trouble.ts';
 import type { Access } from '../../access.ts';
 import { unpackCallback } from '../callback-data/codec.ts';
 import type { AccessRequests } from '../access-requests.ts';
+import { guestMessageOf } from '../guest-message.ts';
 
 /** A refused user hears it once per group in this time, however many commands they send. */
 export const REFUSAL_QUIET_MS = 5 * 60_000;
@@ -45,7 +46,7 @@ const isAccessRequest = (ctx: BotContext): boolean => {
  * never answered. The quiet periods are in the store, so replicas share them; while the store does
  * not answer, strangers hear nothing (silence is safe, a spammed group is not). Anything else is
  * ignored.
- * Inline queries pass on to the inline feature, which answers them with a refusal of its own; the
+ * Inline queries and guest messages pass on to their features, which answer with a refusal of their own; the
  * bot's own membership changes pass on to the group onboarding, which speaks to any group.
  */
 export const accessMiddleware = (access: Access, { limits, logger, now = Date.now, requests, seen }: AccessDeps): MiddlewareFn<BotContext> => {
@@ -62,7 +63,7 @@ export const accessMiddleware = (access: Access, { limits, logger, now = Date.no
   };
   return async (ctx, next) => {
     const userId = ctx.from?.id;
-    if (ctx.inlineQuery || ctx.myChatMember) return next();
+    if (ctx.inlineQuery || ctx.myChatMember || guestMessageOf(ctx)) return next();
     if (userId !== undefined && access.isAllowedUser(userId, ctx.chat?.id)) {
       seen?.(userId, ctx.chat?.id);
       return next();

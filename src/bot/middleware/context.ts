@@ -6,6 +6,7 @@ import type { PageSize } from '../../query.ts';
 import type { SettingsStore } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { isQueryTooOld } from '../../telegram/errors.ts';
+import { guestMessageOf } from '../guest-message.ts';
 
 export type ContextOptions = { defaultLanguage: Locale; pageSize: PageSize; timeZone: string; settings: SettingsStore; statusNames?: StatusNames };
 
@@ -29,7 +30,9 @@ export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotCont
     return withNames;
   };
   return async (ctx, next) => {
-    const own = ctx.from ? await options.settings.user(ctx.from.id) : {};
+    // A guest message (an update Telegraf does not know) has its user only inside it.
+    const from = ctx.from ?? guestMessageOf(ctx)?.from;
+    const own = from ? await options.settings.user(from.id) : {};
     const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;
     // The chat's zone; an inline query has no chat: its user's own (their private chat's).
     const zoneChat = ctx.chat?.id ?? ctx.from?.id;
@@ -43,7 +46,7 @@ export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotCont
       ctx.timeZone = timeZone;
       ctx.fmt = formatterFor(ctx.locale, timeZone);
     };
-    ctx.useLocale(group ?? own.locale ?? resolveLocale(ctx.from?.language_code, options.defaultLanguage));
+    ctx.useLocale(group ?? own.locale ?? resolveLocale(from?.language_code, options.defaultLanguage));
     ctx.pageSize = own.pageSize ?? options.pageSize;
     let answered = false;
     ctx.answerOnce = async (text, showAlert = false) => {

@@ -14,6 +14,7 @@ import { listenForSettings } from './settings-listener.ts';
 import { cacheSettings } from '../settings-cache.ts';
 import { createPostgresWatchStore } from './watches.ts';
 import { createPostgresAutolookupStore } from './autolookup.ts';
+import { createPostgresGuestCardStore } from './guest-cards.ts';
 import { createPostgresStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { Store } from '../store.ts';
@@ -155,6 +156,7 @@ export const openPostgresStore = async ({
     statuses: withPostgresErrors(createPostgresStatusStore(pool), database),
     access,
     usage: withPostgresErrors(createPostgresUsageStore(pool), database),
+    guestCards: withPostgresErrors(createPostgresGuestCardStore(pool), database),
     async ping() {
       let timer: NodeJS.Timeout | undefined;
       const answered = pool.query('SELECT 1');

@@ -242,6 +242,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX digests_next_at ON digests (next_at);
     `,
   },
+  {
+    // Issue 32: guest cards of one record kept live (edited when the record changes) until they expire.
+    name: 'guest cards',
+    sql: `
+      CREATE TABLE guest_cards (
+        inline_message_id TEXT PRIMARY KEY,
+        query_key TEXT NOT NULL,
+        query TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        shown TEXT NOT NULL,
+        expires_at INTEGER NOT NULL,
+        checked_at INTEGER NOT NULL
+      ) STRICT;
+      CREATE INDEX guest_cards_due ON guest_cards (checked_at, query_key);
+      CREATE INDEX guest_cards_query ON guest_cards (query_key);
+    `,
+  },
 ];
 
 export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

@@ -11,6 +11,7 @@ import { cacheSettings } from '../settings-cache.ts';
 import { createSqliteSettingsStore } from './settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './watches.ts';
 import { createSqliteAutolookupStore } from './autolookup.ts';
+import { createSqliteGuestCardStore } from './guest-cards.ts';
 import { createSqliteStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { SettingsStore, Store } from '../store.ts';
@@ -143,6 +144,7 @@ export const openSqliteStore = ({
       statuses: withStoreErrors(createSqliteStatusStore(db), path),
       access,
       usage: withStoreErrors(createSqliteUsageStore(db), path),
+      guestCards: withStoreErrors(createSqliteGuestCardStore(db), path),
       async ping() {
         try {
           selectOne.get();

@@ -1,5 +1,5 @@
 import { Composer, Context, Telegram, TelegramError, type Middleware, type MiddlewareFn, type MiddlewareObj, type Telegraf } from 'telegraf';
-import type { ApiMethods, Opts } from '@grammyjs/types';
+import type { ApiMethods, Opts, Update as CurrentUpdate } from '@grammyjs/types';
 import type { Convenience } from 'telegraf/types';
 
 // Telegraf is touched only in this folder: here its values and types, in bot.ts the bot itself.
@@ -19,8 +19,12 @@ export type { BotCommand, CallbackQuery, Chat, InlineQuery, Message, Update, Use
 // sent through callBotApi, never through Telegraf's helpers, which know typegram 7.1's.
 export type { InlineKeyboardButton, InlineQueryResult, InlineQueryResultArticle } from '@grammyjs/types';
 
-/** An update type for `allowed_updates`. */
-export type UpdateType = Convenience.UpdateType;
+/** An update type for `allowed_updates`, as the Bot API has them now (guest_message is newer than Telegraf's typegram). */
+export type UpdateType = Exclude<keyof CurrentUpdate, 'update_id'>;
+
+/** The list as Telegraf's getUpdates and setWebhook type it (typegram 7.1): the same strings, which the server reads. */
+export const telegrafUpdateTypes = (types: readonly UpdateType[] | undefined): Convenience.UpdateType[] | undefined =>
+  types as Convenience.UpdateType[] | undefined;
 
 /** What every Bot API call goes through: Telegraf's signature, our client behind it. */
 export type CallApi = Telegram['callApi'];

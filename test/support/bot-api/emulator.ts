@@ -13,11 +13,13 @@ import type { NewGroupFields, PressButtonInput, SendPhotoInput, SendTextInput } 
 import { userDeletesMessage } from './simulate-delete.ts';
 import type { DeleteMessageInput } from './simulate-delete.ts';
 import { userSendsInlineQuery } from './simulate-inline.ts';
+import { userSummonsGuestBot } from './simulate-guest.ts';
+import type { GuestMessageInput } from './simulate-guest.ts';
 import type { SendInlineQueryInput } from './simulate-inline.ts';
 import { changeBotMembership, hideMembers, setMember } from './simulate-members.ts';
 import type { BotMembershipInput } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
-import type { CallbackAnswer, EmulatorState, InlineAnswerRecord, WebhookRecord } from './state.ts';
+import type { CallbackAnswer, EmulatorState, GuestAnswerRecord, InlineAnswerRecord, InlineMessageRecord, WebhookRecord } from './state.ts';
 import { toBotMessage, toSentDocument } from './views.ts';
 import type { BotMessage, SentDocument } from './views.ts';
 import type { WaitOptions } from './waits.ts';
@@ -105,6 +107,20 @@ export class BotApi {
   /** A user types "@bot query": queues an `inline_query` update and returns its id (answer within 10 s). */
   sendInlineQuery(input: SendInlineQueryInput): string {
     return userSendsInlineQuery(this.state, input);
+  }
+
+  /**
+   * A user mentions the bot in a chat it is not in (guest mode): queues a `guest_message` update and
+   * returns its guest_query_id; undefined when Telegram would send nothing (a server older than
+   * 10.0, or guest mode off in @BotFather: setGuestMode).
+   */
+  sendGuestMessage(input: GuestMessageInput): string | undefined {
+    return userSummonsGuestBot(this.state, input);
+  }
+
+  /** @BotFather's guest mode for this bot (getMe's supports_guest_queries, on a server of 10.0 or newer). */
+  setGuestMode(on: boolean): void {
+    if ('supports_guest_queries' in this.state.bot) Object.assign(this.state.bot, { supports_guest_queries: on });
   }
 
   /**
@@ -251,6 +267,16 @@ export class BotApi {
     return answer === undefined ? undefined : structuredClone(answer);
   }
 
+  /** How the bot answered a guest query, or undefined while it has not. */
+  guestAnswer(guestQueryId: string): GuestAnswerRecord | undefined {
+    return structuredClone(this.state.guestQueries.get(guestQueryId)?.answer);
+  }
+
+  /** A message the bot sent with answerGuestQuery, as it stands now (after edits). */
+  inlineMessage(inlineMessageId: string): InlineMessageRecord | undefined {
+    return structuredClone(this.state.inlineMessages.get(inlineMessageId));
+  }
+
   /** Every queued update has been fetched by getUpdates. */
   updatesConsumed(): boolean {
     return this.state.updates.allDelivered();
@@ -312,6 +338,10 @@ export class BotApi {
 
   waitForInlineAnswer(inlineQueryId: string, options: WaitOptions = {}): Promise<InlineAnswerRecord> {
     return this.waiting.waitForInlineAnswer(inlineQueryId, options);
+  }
+
+  waitForGuestAnswer(guestQueryId: string, options: WaitOptions = {}): Promise<GuestAnswerRecord> {
+    return this.waiting.waitFor(() => this.guestAnswer(guestQueryId), { ...options, description: `an answer to guest query ${guestQueryId}` });
   }
 
   /** The bot is waiting in a long poll: launched, and done with everything it fetched so far. */

@@ -28,7 +28,9 @@ export type { MessageRef, NewGroupFields, PressButtonInput, SendPhotoInput, Send
 export type { DeleteMessageInput } from './simulate-delete.ts';
 export type { BotMembershipInput } from './simulate-members.ts';
 export type { SendInlineQueryInput } from './simulate-inline.ts';
-export type { CallbackAnswer, InlineAnswerRecord, InlineChatType, WebhookRecord } from './state.ts';
+export type { GuestMessageInput } from './simulate-guest.ts';
+export type { CallbackAnswer, GuestAnswerRecord, InlineAnswerRecord, InlineChatType, InlineMessageRecord, WebhookRecord } from './state.ts';
+export { GUEST_ANSWER_WINDOW_MS } from './state.ts';
 export type { WebhookAttempt, WebhookTarget } from './webhook-delivery.ts';
 export type { BotDocument, BotMessage, SentDocument } from './views.ts';
 export type { WaitOptions } from './waits.ts';

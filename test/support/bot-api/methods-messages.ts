@@ -9,7 +9,7 @@ import { isObject } from './method-context.ts';
 import { Params } from './params.ts';
 import type { MethodContext, MethodHandler } from './method-context.ts';
 import { botAsSender } from './state.ts';
-import type { EmulatorState } from './state.ts';
+import type { EmulatorState, InlineMessageRecord } from './state.ts';
 import { formatMessageText, readParseMode } from './text.ts';
 import { readRichMessage } from './rich-message.ts';
 import type { FormattedMessageText } from './text.ts';
@@ -120,9 +120,9 @@ type EditTarget = { record: ChatRecord; message: StoredMessage } | { inlineMessa
 
 /**
  * Like the Bot API server: chat_id or message_id address a chat message (inline_message_id is then
- * ignored); with neither, inline_message_id is required. Messages sent via inline mode are not
- * emulated, so Telegram's answer to any inline_message_id is MESSAGE_ID_INVALID, which the methods
- * give after the other parameters were checked.
+ * ignored); with neither, inline_message_id is required. Of the messages sent via inline mode only
+ * the guest answers (answerGuestQuery) are emulated (inlineEdit); for any other inline_message_id
+ * Telegram's answer is MESSAGE_ID_INVALID, which the methods give after the other parameters were checked.
  */
 function editTarget(context: MethodContext): EditTarget {
   const { params, state } = context;
@@ -145,6 +145,20 @@ function findEditable(state: EmulatorState, record: ChatRecord, messageId: numbe
   return message;
 }
 
+/** A message sent by answerGuestQuery, or Telegram's MESSAGE_ID_INVALID. */
+function inlineMessage(state: EmulatorState, inlineMessageId: string): InlineMessageRecord {
+  const found = state.inlineMessages.get(inlineMessageId);
+  if (found === undefined) throw badRequest('MESSAGE_ID_INVALID');
+  return found;
+}
+
+/** An inline message edited: the Bot API answers `true` for these, not the Message. */
+function inlineEdit(state: EmulatorState, message: InlineMessageRecord, changes: Partial<InlineMessageRecord>): true {
+  Object.assign(message, changes, { edit_count: message.edit_count + 1, edit_date: state.clock.unix() });
+  state.feed.emit();
+  return true;
+}
+
 function applyEdit(state: EmulatorState, message: StoredMessage, changes: Partial<StoredMessage>) {
   Object.assign(message, changes, { edit_count: message.edit_count + 1, edit_date: state.clock.unix() });
   state.feed.emit();
@@ -160,7 +174,12 @@ const editRich = (context: MethodContext, markup: ReturnType<typeof readReplyMar
   if (params.has('text')) throw badRequest('only one of text and rich_message may be specified');
   const rich = readRichMessage(params.json('rich_message', 'rich message'));
   const target = editTarget(context);
-  if ('inlineMessageId' in target) throw badRequest('MESSAGE_ID_INVALID');
+  if ('inlineMessageId' in target) {
+    const inline = inlineMessage(state, target.inlineMessageId);
+    if (inline.rich === undefined) throw badRequest("message can't be edited: rich_message edits only a rich message");
+    if (JSON.stringify(rich.source) === JSON.stringify(inline.rich.source) && markupKey(markup?.inline) === markupKey(inline.reply_markup)) throw badRequest(NOT_MODIFIED);
+    return inlineEdit(state, inline, { text: rich.text, entities: [], rich, reply_markup: markup?.inline });
+  }
   const { message } = target;
   if (message.rich === undefined) throw badRequest("message can't be edited: rich_message edits only a rich message");
   if (JSON.stringify(rich.source) === JSON.stringify(message.rich.source) && markupKey(markup?.inline) === markupKey(message.reply_markup)) {
@@ -177,7 +196,14 @@ export const editMessageText: MethodHandler = (context) => {
   const format = readText(context);
   const target = editTarget(context);
   const text = format();
-  if ('inlineMessageId' in target) throw badRequest('MESSAGE_ID_INVALID');
+  if ('inlineMessageId' in target) {
+    const inline = inlineMessage(state, target.inlineMessageId);
+    if (inline.rich !== undefined) throw badRequest("message can't be edited: a rich message is edited with rich_message");
+    if (text.text === inline.text && entitiesKey(text.entities) === entitiesKey(inline.entities) && markupKey(markup?.inline) === markupKey(inline.reply_markup)) {
+      throw badRequest(NOT_MODIFIED);
+    }
+    return inlineEdit(state, inline, { text: text.text, entities: text.entities, reply_markup: markup?.inline });
+  }
   const { message } = target;
   if (message.document !== undefined) throw badRequest('there is no text in the message to edit');
   if (message.rich !== undefined) throw badRequest("message can't be edited: a rich message is edited with rich_message");
@@ -201,7 +227,11 @@ export const editMessageReplyMarkup: MethodHandler = (context) => {
   const { params, state } = context;
   const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: true });
   const target = editTarget(context);
-  if ('inlineMessageId' in target) throw badRequest('MESSAGE_ID_INVALID');
+  if ('inlineMessageId' in target) {
+    const inline = inlineMessage(state, target.inlineMessageId);
+    if (markupKey(markup?.inline) === markupKey(inline.reply_markup)) throw badRequest(NOT_MODIFIED);
+    return inlineEdit(state, inline, { reply_markup: markup?.inline });
+  }
   const { message } = target;
   if (markupKey(markup?.inline) === markupKey(message.reply_markup)) throw badRequest(NOT_MODIFIED);
   return applyEdit(state, message, { reply_markup: markup?.inline });

@@ -12,6 +12,7 @@ import {
 import { answerCallbackQuery, getChat, leaveChat, sendChatAction } from './methods-chats.ts';
 import { sendDocument } from './methods-documents.ts';
 import { answerInlineQuery } from './methods-inline.ts';
+import { answerGuestQuery } from './methods-guest.ts';
 import { getChatAdministrators, getChatMember } from './methods-members.ts';
 import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage, sendRichMessage } from './methods-messages.ts';
 
@@ -32,6 +33,7 @@ const METHODS: Record<string, MethodHandler> = {
   deleteMessage,
   answerCallbackQuery,
   answerInlineQuery,
+  answerGuestQuery,
   sendChatAction,
   getChat,
   getChatMember,

@@ -21,6 +21,8 @@ export interface StartBotApiOptions {
   strictHtmlAmpersand?: boolean;
   /** getMe's supports_inline_queries (inline mode switched on with @BotFather); default false */
   supportsInlineQueries?: boolean;
+  /** getMe's supports_guest_queries (guest mode switched on with @BotFather; servers of 10.0 and newer); default false */
+  guestMode?: boolean;
   /** BotFather's Group Privacy (getMe's can_read_all_group_messages is its opposite); default true, as for a new bot */
   privacyMode?: boolean;
   /**
@@ -71,6 +73,7 @@ export async function startBotApi(options: StartBotApiOptions = {}): Promise<Bot
     supports_inline_queries: options.supportsInlineQueries ?? false,
     ...Object.fromEntries(Object.entries(GET_ME_DEFAULTS).filter(([key]) => atLeast(botApiVersion, GET_ME_SINCE[key] ?? CURRENT_BOT_API_VERSION))),
   };
+  if (options.guestMode === true && 'supports_guest_queries' in botUser) Object.assign(botUser, { supports_guest_queries: true });
   const state = createState(token, botUser, { strictHtmlAmpersand: options.strictHtmlAmpersand ?? true, botApiVersion });
   const log = new CallLog();
   const front = new Front();

@@ -1,8 +1,10 @@
 // Everything the emulated Telegram remembers, shared by the HTTP methods and the test-facing API.
-import type { BotCommand, InlineQueryResultsButton, User, UserFromGetMe } from 'telegraf/types';
+import type { BotCommand, Chat, InlineQueryResultsButton, User, UserFromGetMe } from 'telegraf/types';
+import type { InlineKeyboardMarkup, MessageEntity } from '@grammyjs/types';
 import { ChatStore } from './chats.ts';
 import { Clock } from './clock.ts';
 import { ChangeFeed } from './feed.ts';
+import type { StoredRich } from './rich-message.ts';
 import { UpdateQueue } from './updates.ts';
 import type { BotApiVersion } from './versions.ts';
 
@@ -10,6 +12,12 @@ import type { BotApiVersion } from './versions.ts';
 export const CALLBACK_ANSWER_WINDOW_MS = 15_000;
 /** How long Telegram lets a bot answer an inline query (the client stops waiting about then). */
 export const INLINE_ANSWER_WINDOW_MS = 10_000;
+
+/**
+ * How long a guest query may be answered. The Bot API states no lifetime (botapi-10.md §5): the
+ * emulator gives it the inline query's, so a bot that answers promptly passes either way.
+ */
+export const GUEST_ANSWER_WINDOW_MS = 10_000;
 
 export interface CallbackAnswer {
   text: string | undefined;
@@ -76,6 +84,37 @@ export interface InlineQueryRecord {
   answer: InlineAnswerRecord | undefined;
 }
 
+/** A guest message the bot got (guest_message update) and how it answered its guest_query_id. */
+export interface GuestQueryRecord {
+  id: string;
+  from: User;
+  chat: Chat;
+  created_ms: number;
+  answer: GuestAnswerRecord | undefined;
+}
+
+export interface GuestAnswerRecord {
+  guest_query_id: string;
+  /** the InlineQueryResult as sent, JSON decoded */
+  result: unknown;
+  inline_message_id: string;
+  at_ms: number;
+}
+
+/** A message the bot sent into a chat it is not in (answerGuestQuery), edited by its inline_message_id. */
+export interface InlineMessageRecord {
+  inline_message_id: string;
+  guest_query_id: string;
+  chat_id: number;
+  text: string;
+  entities: MessageEntity[];
+  rich: StoredRich | undefined;
+  reply_markup: InlineKeyboardMarkup | undefined;
+  edit_count: number;
+  /** unix seconds of the last edit */
+  edit_date: number | undefined;
+}
+
 export interface EmulatorOptions {
   strictHtmlAmpersand: boolean;
   /** the Bot API version the emulator plays: older ones lack methods and ignore fields (versions.ts) */
@@ -100,6 +139,9 @@ export interface EmulatorState {
   readonly inlineQueries: Map<string, InlineQueryRecord>;
   /** every accepted answerInlineQuery, in order */
   readonly inlineAnswers: InlineAnswerRecord[];
+  readonly guestQueries: Map<string, GuestQueryRecord>;
+  /** messages sent by answerGuestQuery, by inline_message_id */
+  readonly inlineMessages: Map<string, InlineMessageRecord>;
 }
 
 export function createState(token: string, bot: UserFromGetMe, options: EmulatorOptions): EmulatorState {
@@ -119,6 +161,8 @@ export function createState(token: string, bot: UserFromGetMe, options: Emulator
     nextSetWebhookAtMs: 0,
     inlineQueries: new Map(),
     inlineAnswers: [],
+    guestQueries: new Map(),
+    inlineMessages: new Map(),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Update } from 'telegraf/types';
 import { conflict } from './errors.ts';
 import type { ChangeFeed } from './feed.ts';
 
-export type UpdateKind = 'message' | 'edited_message' | 'callback_query' | 'inline_query' | 'my_chat_member';
+export type UpdateKind = 'message' | 'edited_message' | 'callback_query' | 'inline_query' | 'my_chat_member' | 'guest_message';
 
 // the types Telegram sends when allowed_updates was never set, or set to []
 const NOT_SENT_BY_DEFAULT = new Set(['chat_member', 'message_reaction', 'message_reaction_count']);

@@ -25,6 +25,7 @@ export const isBotApiVersion = (value: string): value is BotApiVersion => /^\d{1
 
 /** Methods newer than 7.0, by the version that brought them; older ones every server has. */
 export const METHODS_SINCE: Readonly<Record<string, BotApiVersion>> = {
+  answerGuestQuery: '10.0',
   sendRichMessage: '10.1',
 };
 
@@ -49,7 +50,14 @@ export const FIELDS_SINCE: readonly FieldRule[] = [
   { methods: ['sendRichMessage', 'editMessageText'], path: ['rich_message', 'blocks'], since: '10.2' },
   { methods: ['sendRichMessage', 'editMessageText'], path: ['rich_message', 'media'], since: '10.2' },
   { methods: ['answerInlineQuery'], path: ['results', '*', 'input_message_content', 'rich_message'], since: '10.1' },
+  ...buttonFields(['answerGuestQuery'], ['result', 'reply_markup']),
+  { methods: ['answerGuestQuery'], path: ['result', 'input_message_content', 'rich_message'], since: '10.1' },
 ];
+
+/** Update types newer than 7.0: an older server never sends them. */
+export const UPDATES_SINCE: Readonly<Record<string, BotApiVersion>> = {
+  guest_message: '10.0',
+};
 
 /** getMe keys a server of at least this version always sends (botapi-10.md §6). */
 export const GET_ME_SINCE: Readonly<Record<string, BotApiVersion>> = {
