@@ -12,6 +12,7 @@ import {
 import { answerCallbackQuery, getChat, leaveChat, sendChatAction } from './methods-chats.ts';
 import { sendDocument } from './methods-documents.ts';
 import { answerInlineQuery } from './methods-inline.ts';
+import { deleteEphemeralMessage, editEphemeralMessageReplyMarkup, editEphemeralMessageText } from './ephemeral.ts';
 import { getChatAdministrators, getChatMember } from './methods-members.ts';
 import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage, sendRichMessage } from './methods-messages.ts';
 
@@ -30,6 +31,9 @@ const METHODS: Record<string, MethodHandler> = {
   editMessageText,
   editMessageReplyMarkup,
   deleteMessage,
+  editEphemeralMessageText,
+  editEphemeralMessageReplyMarkup,
+  deleteEphemeralMessage,
   answerCallbackQuery,
   answerInlineQuery,
   sendChatAction,

@@ -26,6 +26,9 @@ export const isBotApiVersion = (value: string): value is BotApiVersion => /^\d{1
 /** Methods newer than 7.0, by the version that brought them; older ones every server has. */
 export const METHODS_SINCE: Readonly<Record<string, BotApiVersion>> = {
   sendRichMessage: '10.1',
+  editEphemeralMessageText: '10.2',
+  editEphemeralMessageReplyMarkup: '10.2',
+  deleteEphemeralMessage: '10.2',
 };
 
 /**
@@ -49,6 +52,11 @@ export const FIELDS_SINCE: readonly FieldRule[] = [
   { methods: ['sendRichMessage', 'editMessageText'], path: ['rich_message', 'blocks'], since: '10.2' },
   { methods: ['sendRichMessage', 'editMessageText'], path: ['rich_message', 'media'], since: '10.2' },
   { methods: ['answerInlineQuery'], path: ['results', '*', 'input_message_content', 'rich_message'], since: '10.1' },
+  // Ephemeral messages (botapi-10.md §4.7): commands and replies came in 10.2; 10.3 replaced the
+  // top-level receiver_user_id / callback_query_id with ephemeral_message_parameters.
+  { methods: ['setMyCommands'], path: ['commands', '*', 'is_ephemeral'], since: '10.2' },
+  { methods: '*', path: ['reply_parameters', 'ephemeral_message_id'], since: '10.2' },
+  { methods: ['sendMessage', 'sendRichMessage', 'sendDocument'], path: ['ephemeral_message_parameters'], since: '10.3' },
 ];
 
 /** getMe keys a server of at least this version always sends (botapi-10.md §6). */
