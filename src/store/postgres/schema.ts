@@ -178,4 +178,16 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    // Issue 32: the groups whose admins chose private answers (/answers private); public, the
+    // default, keeps no row.
+    name: 'private answers',
+    sql: `
+      CREATE TABLE private_answer_chats (
+        chat_id BIGINT PRIMARY KEY,
+        set_by BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];
