@@ -19,6 +19,8 @@ import { createPasteFeature } from './features/paste.ts';
 import { createAutolookupFeature } from './features/autolookup.ts';
 import { createResultsAnswer } from './answer-results.ts';
 import { createAutolookupSwitch } from './autolookup-switch.ts';
+import { createAnswerModes } from './answer-modes.ts';
+import { createAnswersFeature } from './features/answers.ts';
 import { createAdminCheck } from './chat-admins.ts';
 import { createPasted } from './pasted.ts';
 import { createStatuses } from './statuses.ts';
@@ -46,7 +48,7 @@ export type BotDeps = {
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'answerModes' | 'statuses' | 'access' | 'usage'>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -93,6 +95,9 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
   const pasted = createPasted({ lookups, answer });
   const autolookup = createAutolookupSwitch({ store: store.autolookup, logger, now: nowMs });
   const readsGroup = async (chatId: number) => (access.mayWatchIn(chatId) ? autolookup.enabled(chatId) : undefined);
+  const adminCheck = createAdminCheck({ now: nowMs });
+  // Issue 32: a group's answer mode (/answers).
+  const answerModes = createAnswerModes({ store: store.answerModes, now: nowMs });
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
@@ -107,13 +112,15 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
       // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
       createOnboardingFeature({ access, watches: store.watches, logger, now }),
+      // Issue 32: /answers, and where each answer goes (an ephemeral message, the private chat), before the lookups.
+      createAnswersFeature({ modes: answerModes, isAdmin: adminCheck, defaultLanguage: config.defaultLanguage, logger, lookups, answer, now }),
       createStartFeature({ demo, lookups }),
-      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage, autolookup: readsGroup }),
+      createSettingsFeature({ settings: store.settings, defaultLanguage: config.defaultLanguage, autolookup: readsGroup, answers: (chatId) => answerModes.mode(chatId) }),
       // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.
       createAdminFeature({ access, store: store.access, seen: store.usage, ...(usage ? { usage } : {}), changes, requests, now }),
       createStatsFeature({ access, store: store.usage, ...(usage ? { usage } : {}), ...(circuit ? { circuit } : {}), now }),
       // Issue 30: /autolookup on|off, a group admin's.
-      createAutolookupFeature({ autolookup, isAdmin: createAdminCheck({ now: nowMs }), access }),
+      createAutolookupFeature({ autolookup, isAdmin: adminCheck, access }),
       createLookupFeature({ lookups, watches, statuses, answer, pasted, now }),
       createRecordFeature({ lookups, watches, now }),
       createWatchFeature({ lookups, watches, intervalMs: config.watch.intervalMs, now, statuses }),

@@ -62,6 +62,9 @@ export const createLookups = ({ portal, queries, logger, now = Date.now, seen, c
     /** The query inside the button when it fits, else a short key to the store. */
     refFor: async (query: Query): Promise<QueryRef> => (canInline(query) ? { query } : { key: await save(query) }),
 
+    /** The query as a short key to the store, however short it is (a /start payload has room for little). */
+    keyFor: async (query: Query): Promise<QueryRef> => ({ key: await save(query) }),
+
     /** The query behind a button; a stored one is checked again as a typed command is (the store may be older). */
     resolve: async (ref: QueryRef): Promise<Query | undefined> => {
       if ('query' in ref) return ref.query;

@@ -17,6 +17,9 @@ import { isQueryValue, ORDER_FILTERS, PAGE_SIZES, SPECIFICATION_FILTERS, type Pa
 //   ga  gh                                     a stranger asks for access; /start's "all commands"
 //   gy:<request id>  gn:<request id>           an admin allows or denies an access request
 //   mo:<limit>:<offset>:<index>:<page>:<id>:<ref>  the materials of a record to find orders with (ms: specifications), a page of them
+//   va:<p|g>                                   a group's answers private or public (/settings, issue 32)
+//   vs:<limit>:<offset>:<ref>                  📣 a results page posted for everyone
+//   vr:<limit>:<offset>:<index>:<part>:<id>:<ref>  📣 a record posted for everyone
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -39,7 +42,10 @@ export type CallbackAction =
   | { type: 'requestAccess' }
   | { type: 'help' }
   | { type: 'decideAccess'; requestId: number; decision: 'allow' | 'deny' }
-  | { type: 'materials'; resource: Resource; ref: QueryRef; limit: PageSize; offset: number; index: number; page: number; id: string };
+  | { type: 'materials'; resource: Resource; ref: QueryRef; limit: PageSize; offset: number; index: number; page: number; id: string }
+  | { type: 'answerMode'; mode: 'private' | 'public' }
+  | { type: 'showPage'; ref: QueryRef; limit: PageSize; offset: number }
+  | { type: 'showRecord'; ref: QueryRef; limit: PageSize; offset: number; index: number; part: number; id: string };
 
 const RESOURCE_CODES = { o: 'order', s: 'specification' } as const;
 const FILTERS = { order: ORDER_FILTERS, specification: SPECIFICATION_FILTERS } as const;
@@ -114,6 +120,11 @@ const LAYOUTS = {
   ms: z
     .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
     .transform(([limit, offset, index, page, id, r]) => ({ type: 'materials' as const, resource: 'specification' as const, limit, offset, index, page, id, ref: r })),
+  va: z.tuple([z.enum(['p', 'g'])]).transform(([mode]) => ({ type: 'answerMode' as const, mode: mode === 'p' ? ('private' as const) : ('public' as const) })),
+  vs: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'showPage' as const, limit, offset, ref: r })),
+  vr: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, part, id, r]) => ({ type: 'showRecord' as const, limit, offset, index, part, id, ref: r })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -152,6 +163,12 @@ const encode = (action: CallbackAction): string => {
       return `${action.decision === 'allow' ? 'gy' : 'gn'}:${action.requestId}`;
     case 'materials':
       return `${action.resource === 'order' ? 'mo' : 'ms'}:${action.limit}:${action.offset}:${action.index}:${action.page}:${action.id}:${encodeRef(action.ref)}`;
+    case 'answerMode':
+      return `va:${action.mode === 'private' ? 'p' : 'g'}`;
+    case 'showPage':
+      return `vs:${action.limit}:${action.offset}:${encodeRef(action.ref)}`;
+    case 'showRecord':
+      return `vr:${action.limit}:${action.offset}:${action.index}:${action.part}:${action.id}:${encodeRef(action.ref)}`;
   }
 };
 

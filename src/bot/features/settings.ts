@@ -18,10 +18,13 @@ export const createSettingsFeature = ({
   settings,
   defaultLanguage,
   autolookup,
+  answers,
 }: {
   settings: SettingsStore;
   defaultLanguage: Locale;
   autolookup?: (chatId: number) => Promise<boolean | undefined>;
+  /** A group's /answers mode (issue 32), undefined where it does not apply. */
+  answers?: (chatId: number) => Promise<'private' | 'public'>;
 }) => {
   const feature = createFeature();
   const inGroup = (ctx: BotContext) => ctx.chat !== undefined && ctx.chat.type !== 'private';
@@ -38,7 +41,8 @@ export const createSettingsFeature = ({
     // The user's own language, which the group's (if set) overrides in this chat.
     const locale = (await settings.user(ctx.from.id)).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
     const reading = inGroup(ctx) ? await autolookup?.(ctx.chat.id) : undefined;
-    return replyView(ctx, renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading }, ctx.t));
+    const answering = inGroup(ctx) ? await answers?.(ctx.chat.id) : undefined;
+    return replyView(ctx, renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading, answers: answering }, ctx.t));
   });
 
   feature.command('lang', async (ctx) => {
