@@ -53,6 +53,8 @@ export type AnswerPlace = {
   publicly?: boolean;
   /** The /start payload that runs the same lookup in the private chat (its button in the note). */
   rerun?: string;
+  /** What is shown is no view of records (an error): no 📣 under it. */
+  plain?: boolean;
   /** The note asking the user to open the private chat was posted (once per update). */
   noted?: boolean;
   /** Why an answer went to the private chat: logged once per process and cause. */

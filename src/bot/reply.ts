@@ -199,7 +199,7 @@ const editEphemeral = (ctx: BotContext, place: AnswerPlace, ephemeralId: number,
 
 /** 📣 under an ephemeral view of a page or a record (the one this update fetched): it posts that view for everyone. */
 const showRow = (ctx: BotContext): View['keyboard'] => {
-  const shown = ctx.retry;
+  const shown = ctx.answerPlace?.plain === true ? undefined : ctx.retry;
   const text = ctx.t('answers.showAll');
   if (shown?.type === 'page') return [[{ text, callback_data: packCallback({ type: 'showPage', ref: shown.ref, limit: shown.limit, offset: shown.offset }) }]];
   if (shown?.type === 'record') {
@@ -274,16 +274,33 @@ const placeView = async (ctx: BotContext, place: AnswerPlace, view: MessageView,
     await sendView(ctx, view, { chat_id: place.userId });
   } catch (error) {
     if (!isUnreachableChat(error) && !isChatNotFound(error)) throw error;
-    place.fellBack('the user has not started the bot');
-    if (place.noted === true) return;
-    place.noted = true;
-    const command = ctx.message;
-    await callBotApi(ctx.telegram, 'sendMessage', {
-      chat_id: place.groupId,
-      text: ctx.t('answers.startFirst'),
-      reply_markup: { inline_keyboard: [[{ text: ctx.t('answers.openChat'), url: `https://t.me/${ctx.me}?start=${place.rerun ?? 'answers'}` }]] },
-      ...(command !== undefined && command.message_id > 0 ? { reply_parameters: { message_id: command.message_id, allow_sending_without_reply: true } } : {}),
-    });
+    await noteStartFirst(ctx, place);
+  }
+};
+
+/** The user's private chat cannot be written to (never started, or blocked): one note in the group, naming no record, with the chat's /start button. */
+const noteStartFirst = async (ctx: BotContext, place: AnswerPlace): Promise<void> => {
+  place.fellBack('the user has not started the bot');
+  if (place.noted === true) return;
+  place.noted = true;
+  const command = ctx.message;
+  await callBotApi(ctx.telegram, 'sendMessage', {
+    chat_id: place.groupId,
+    text: ctx.t('answers.startFirst'),
+    reply_markup: { inline_keyboard: [[{ text: ctx.t('answers.openChat'), url: `https://t.me/${ctx.me}?start=${place.rerun ?? 'answers'}` }]] },
+    ...(command !== undefined && command.message_id > 0 ? { reply_parameters: { message_id: command.message_id, allow_sending_without_reply: true } } : {}),
+  });
+};
+
+/** Whether the user's private chat takes a file now (an export goes there): if not, the note in the group. */
+export const reachPrivateChat = async (ctx: BotContext, place: AnswerPlace): Promise<boolean> => {
+  try {
+    await callBotApi(ctx.telegram, 'sendChatAction', { chat_id: place.userId, action: 'upload_document' });
+    return true;
+  } catch (error) {
+    if (!isUnreachableChat(error) && !isChatNotFound(error)) throw error;
+    await noteStartFirst(ctx, place);
+    return false;
   }
 };
 

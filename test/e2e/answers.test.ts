@@ -207,3 +207,152 @@ describe('public mode: someone else’s press', () => {
     expect(h.api.messagesIn(group.id).map(header)).toEqual(['Заказы 6–10 из 21']);
   });
 });
+
+describe('private mode: the whole answer stays in the asker’s ephemeral message', () => {
+  /** Ann's ephemeral answer to `text` in a private-mode group: the "Looking…" edited. */
+  const privately = async (h: Harness, language: 'ru' | 'en', text: string) => {
+    const people = groupOf(h, language);
+    await makePrivate(h, people.admin, people.group);
+    const before = h.api.messagesIn(people.group.id).length;
+    h.api.sendText({ from: people.ann, chat: people.group, text });
+    const first = await h.api.nextEphemeralMessage(people.group.id, people.ann.id);
+    await h.settle();
+    return { ...people, before, answer: h.api.ephemeralMessage(people.group.id, people.ann.id, first.ephemeral_message_id!)! };
+  };
+
+  it('opens a record, goes back to the list, refreshes, watches and follows a cross-link, all in place (en)', async () => {
+    const h = await start();
+    const { ann, group, before, answer } = await privately(h, 'en', '/spec ДП-77/2026');
+    const { message: spec } = await h.press(ann, answer, h.button(answer, '3'));
+    expect(spec?.ephemeral_message_id).toBe(answer.ephemeral_message_id);
+    expect(spec?.text).toMatch(/^Specification/);
+    const back = await h.press(ann, spec!, h.button(spec, '◀ Back to list'));
+    expect(header(back.message)).toMatch(/^Specifications 1–5 of/);
+    h.advance(60_000);
+    const refreshed = await h.press(ann, back.message!, h.button(back.message, '🔄 Refresh'));
+    expect(refreshed.answer.text).toBeDefined();
+    const watched = await h.press(ann, refreshed.message!, h.button(refreshed.message, '🔔 Watch'));
+    expect(labels(watched.message)).toContain('🔕 Stop watching');
+    const { message: again } = await h.press(ann, watched.message!, h.button(watched.message, '3'));
+    const { message: order } = await h.press(ann, again!, h.button(again, 'Request 0007300372'));
+    expect(header(order)).toMatch(/^Order No\. 0007300372 dated /);
+    // All of it in Ann's one ephemeral message: the group saw nothing.
+    expect(h.api.ephemeralMessages(group.id, ann.id)).toHaveLength(1);
+    expect(h.api.messagesIn(group.id)).toHaveLength(before);
+    expect(failed(h)).toEqual([]);
+  });
+
+  it('keeps the 15-second rule when the portal is slow: "Ищу…" at once, the answer edited in later (ru)', async () => {
+    const h = await start();
+    const { admin, ann, group } = groupOf(h, 'ru');
+    await makePrivate(h, admin, group);
+    const held = h.portal.hangWhere((url) => url.includes('0007300100'));
+    h.api.sendText({ from: ann, chat: group, text: '/order 0007300100' });
+    const looking = await h.api.nextEphemeralMessage(group.id, ann.id);
+    expect(looking.text).toBe('🔎 Ищу…');
+    h.api.advanceTime(20);
+    await h.api.waitFor(() => held.count() > 0);
+    held.release();
+    await h.settle();
+    expect(h.api.ephemeralMessage(group.id, ann.id, looking.ephemeral_message_id!)?.text).toMatch(/^Заказ № 0007300100/);
+    expect(failed(h)).toEqual([]);
+  });
+
+  it('/export sends the file to the asker’s private chat; the group sees nothing (ru)', async () => {
+    const h = await start();
+    const { admin, ann, group } = groupOf(h, 'ru');
+    await makePrivate(h, admin, group);
+    await h.ask(ann, '/start');
+    const before = h.api.messagesIn(group.id).length;
+    h.api.sendText({ from: ann, chat: group, text: '/export 0007300100' });
+    const said = await h.api.nextEphemeralMessage(group.id, ann.id);
+    const [file] = await h.api.waitFor(() => h.api.documentsIn(ann.id).length > 0 && h.api.documentsIn(ann.id));
+    expect(file?.file_name).toMatch(/\.xlsx$/);
+    await h.settle();
+    expect(h.api.ephemeralMessage(group.id, ann.id, said.ephemeral_message_id!)?.text).toBe('Файл придёт в личный чат с ботом.');
+    expect(h.api.messagesIn(group.id)).toHaveLength(before);
+    expect(h.api.documentsIn(group.id)).toEqual([]);
+  });
+
+  it('/export before the asker started the bot: the note, no file anywhere (en)', async () => {
+    const h = await start();
+    const { admin, bob, group } = groupOf(h, 'en');
+    await makePrivate(h, admin, group);
+    const note = h.api.nextBotMessage(group.id);
+    h.api.sendText({ from: bob, chat: group, text: '/export 0007300100' });
+    expect((await note).text).toMatch(/^I answer this group’s lookups in private/);
+    await h.settle();
+    expect(h.api.documentsIn(group.id)).toEqual([]);
+  });
+});
+
+describe('private mode: bad input and faults', () => {
+  it('a forged or stale button on an ephemeral message gets the stale-button alert; nothing is posted (ru)', async () => {
+    const h = await start();
+    const { admin, ann, group } = groupOf(h, 'ru');
+    await makePrivate(h, admin, group);
+    h.api.sendText({ from: ann, chat: group, text: '/order status production' });
+    const first = await h.api.nextEphemeralMessage(group.id, ann.id);
+    await h.settle();
+    const answer = h.api.ephemeralMessage(group.id, ann.id, first.ephemeral_message_id!)!;
+    const before = h.api.messagesIn(group.id).length;
+    for (const data of ['vs:5:0:@nokey', 'p:5:5:@gone-key', 'zz:1']) {
+      const { answer: alert } = await h.press(ann, answer, data, true);
+      expect(alert.show_alert).toBe(true);
+    }
+    expect(h.api.messagesIn(group.id)).toHaveLength(before);
+    expect(h.api.ephemeralMessage(group.id, ann.id, first.ephemeral_message_id!)?.text).toBe(answer.text);
+  });
+
+  it('an ephemeral message the server no longer knows: a new one within the window, else the private chat (en)', async () => {
+    const h = await start();
+    const { admin, ann, group } = groupOf(h, 'en');
+    await makePrivate(h, admin, group);
+    await h.ask(ann, '/start');
+    h.api.sendText({ from: ann, chat: group, text: '/order status production' });
+    const first = await h.api.nextEphemeralMessage(group.id, ann.id);
+    await h.settle();
+    const answer = h.api.ephemeralMessage(group.id, ann.id, first.ephemeral_message_id!)!;
+    // Within the window of the press: a new ephemeral message, answering it.
+    h.api.failNext('editEphemeralMessageText', { error_code: 400, description: 'Bad Request: message to edit not found' });
+    await h.press(ann, answer, h.button(answer, '▶'));
+    const renewed = h.api.ephemeralMessages(group.id, ann.id).at(-1);
+    expect(renewed?.ephemeral_message_id).not.toBe(first.ephemeral_message_id);
+    expect(header(renewed)).toBe('Orders 6–10 of 21');
+    // Past it (the portal slow, the message gone meanwhile): the private chat.
+    const held = h.portal.hangWhere(() => true);
+    const dm = h.api.nextBotMessage(ann.id);
+    h.api.pressButton({ from: ann, message: renewed!, data: h.button(renewed, '▶') });
+    await h.api.waitFor(() => held.count() > 0);
+    h.api.advanceTime(16);
+    h.api.failNext('editEphemeralMessageText', { error_code: 400, description: 'Bad Request: message to edit not found' });
+    held.release();
+    expect(header(await dm)).toBe('Orders 11–15 of 21');
+    await h.settle();
+    expect(h.logs.filter((line) => line.cause === 'Telegram refused an ephemeral message')).toHaveLength(1);
+  });
+});
+
+describe('public mode, both languages', () => {
+  it.each(['ru', 'en'] as const)('another user’s record press opens the record for them alone (%s)', async (language) => {
+    const h = await start();
+    const { ann, bob, group } = groupOf(h, language);
+    const answer = await h.ask(ann, '/spec ДП-77/2026', group);
+    await h.press(bob, answer, h.button(answer, '3'));
+    const [own] = h.api.ephemeralMessages(group.id, bob.id);
+    expect(own?.text).toMatch(language === 'ru' ? /^Спецификация/ : /^Specification/);
+    expect(labels(own)).toContain(language === 'ru' ? '📣 Показать всем' : '📣 Show to everyone');
+    expect(h.api.message(group.id, answer.message_id)?.edit_count).toBe(0);
+  });
+
+  it.each(['ru', 'en'] as const)('on an older server (10.1) another user’s press edits the answer as before (%s)', async (language) => {
+    const h = await start('10.1');
+    const { ann, bob, group } = groupOf(h, language);
+    const answer = await h.ask(ann, '/order status production', group);
+    const { message } = await h.press(bob, answer, h.button(answer, '▶'));
+    expect(header(message)).toBe(language === 'ru' ? 'Заказы 6–10 из 21' : 'Orders 6–10 of 21');
+    expect(h.api.messagesIn(group.id)).toHaveLength(1);
+    // No ephemeral field went to a server that would have ignored it (a disabled ◀ is tried, and refused loudly: issue 31).
+    expect(h.api.ignoredFields().filter((field) => field.field.includes('ephemeral'))).toEqual([]);
+  });
+});
