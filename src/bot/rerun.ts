@@ -10,7 +10,13 @@ const START_PAYLOAD_MAX = 64;
 
 /** The /start payload that runs the lookup of `ref`, or undefined when it does not fit. */
 export const rerunPayload = (ref: QueryRef): string | undefined => {
-  const payload = RERUN_PREFIX + Buffer.from(packCallback({ type: 'lookup', ref })).toString('base64url');
+  let data: string;
+  try {
+    data = packCallback({ type: 'lookup', ref });
+  } catch {
+    return undefined; // no button could carry it either: the store's key will
+  }
+  const payload = RERUN_PREFIX + Buffer.from(data).toString('base64url');
   return payload.length <= START_PAYLOAD_MAX ? payload : undefined;
 };
 
