@@ -53,6 +53,8 @@ export type AnswerPlace = {
   publicly?: boolean;
   /** The /start payload that runs the same lookup in the private chat (its button in the note). */
   rerun?: string;
+  /** A group's chatter read for /autolookup: where the private chat cannot be written to, nothing is said. */
+  quiet?: boolean;
   /** What is shown is no view of records (an error): no 📣 under it. */
   plain?: boolean;
   /** The note asking the user to open the private chat was posted (once per update). */

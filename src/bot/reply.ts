@@ -281,7 +281,7 @@ const placeView = async (ctx: BotContext, place: AnswerPlace, view: MessageView,
 /** The user's private chat cannot be written to (never started, or blocked): one note in the group, naming no record, with the chat's /start button. */
 const noteStartFirst = async (ctx: BotContext, place: AnswerPlace): Promise<void> => {
   place.fellBack('the user has not started the bot');
-  if (place.noted === true) return;
+  if (place.noted === true || place.quiet === true) return;
   place.noted = true;
   const command = ctx.message;
   await callBotApi(ctx.telegram, 'sendMessage', {

@@ -356,3 +356,21 @@ describe('public mode, both languages', () => {
     expect(h.api.ignoredFields().filter((field) => field.field.includes('ephemeral'))).toEqual([]);
   });
 });
+
+describe('private mode with /autolookup', () => {
+  it('answers a number in the chatter in its writer’s private chat, and says nothing where it cannot (ru)', async () => {
+    const h = await start();
+    h.api.setPrivacyMode(false);
+    const { admin, ann, bob, group } = groupOf(h, 'ru');
+    await h.ask(admin, '/autolookup on', group);
+    await makePrivate(h, admin, group);
+    await h.ask(ann, '/start');
+    const before = h.api.messagesIn(group.id).length;
+    const dm = h.api.nextBotMessage(ann.id);
+    await say(h, ann, group, 'заказ 0007300100 готов?');
+    expect((await dm).text).toBe('1. Заказ № 0007300100 · 18.11.2025 · Производство · 9\u00a0624\u00a0307,00 RUB');
+    // Bob never started the bot: no note for chatter, nothing at all.
+    await say(h, bob, group, 'а 0007300321?');
+    expect(h.api.messagesIn(group.id)).toHaveLength(before);
+  });
+});
