@@ -128,7 +128,7 @@ describe.each(['ru', 'en'] as const)('%s strings for buttons, alerts and menus',
   test('command menu descriptions: 3 to 256 characters, plain text', () => {
     const commands = stringsOf(locale, ['commands.*']);
     expect(commands.map(([key]) => key).sort()).toEqual(
-      ['commands.autolookup', 'commands.digest', 'commands.export', 'commands.help', 'commands.lang', 'commands.order', 'commands.pagesize', 'commands.settings', 'commands.spec', 'commands.start', 'commands.timezone', 'commands.watch'],
+      ['commands.answers', 'commands.autolookup', 'commands.digest', 'commands.export', 'commands.help', 'commands.lang', 'commands.order', 'commands.pagesize', 'commands.settings', 'commands.spec', 'commands.start', 'commands.timezone', 'commands.watch'],
     );
     for (const [key, text] of commands) {
       expect(text, key).not.toMatch(TAG_OR_ENTITY);

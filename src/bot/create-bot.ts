@@ -20,6 +20,8 @@ import { createPasteFeature } from './features/paste.ts';
 import { createAutolookupFeature } from './features/autolookup.ts';
 import { createResultsAnswer } from './answer-results.ts';
 import { createAutolookupSwitch } from './autolookup-switch.ts';
+import { createAnswerModes } from './answer-modes.ts';
+import { createAnswersFeature } from './features/answers.ts';
 import { createAdminCheck } from './chat-admins.ts';
 import { createPasted } from './pasted.ts';
 import { createStatuses } from './statuses.ts';
@@ -52,7 +54,7 @@ export type BotDeps = {
   config: Pick<Config, 'telegramApiRoot' | 'access' | 'defaultLanguage' | 'pageSize' | 'timeZone' | 'floodLimitPerMinute' | 'watch' | 'telegramFeatures'> & Partial<Pick<Config, 'guestCardLiveMs'>>;
   portal: LookupPortal;
   metrics?: BotMetrics;
-  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'statuses' | 'access' | 'usage'> & Partial<Pick<Store, 'guestCards'>>;
+  store: Pick<Store, 'queries' | 'settings' | 'watches' | 'limits' | 'autolookup' | 'answerModes' | 'statuses' | 'access' | 'usage'> & Partial<Pick<Store, 'guestCards'>>;
   logger: Logger;
   /** The embedded demo portal answers: /start says the data is not real. */
   demo: boolean;
@@ -112,6 +114,8 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
           await guestCards.add({ ...card, expiresAt: nowMs() + liveMs }, nowMs());
         }
       : undefined;
+  // Issue 32: a group's answer mode (/answers).
+  const answerModes = createAnswerModes({ store: store.answerModes, now: nowMs });
 
   // One chain (src/bot/feature.ts), in the order the layers apply; the fallback last.
   bot.use(
@@ -126,11 +130,14 @@ export const createBot = ({ token, config, portal, store, logger, demo, metrics,
       floodLimit({ perMinute: config.floodLimitPerMinute, limits: store.limits, logger }),
       // The bot added to or removed from a group: it introduces itself, the group's watches pause or resume.
       createOnboardingFeature({ access, watches: store.watches, logger, now }),
+      // Issue 32: /answers, and where each answer goes (an ephemeral message, the private chat), before the lookups.
+      createAnswersFeature({ modes: answerModes, isAdmin, defaultLanguage: config.defaultLanguage, logger, lookups, answer, now }),
       createStartFeature({ demo, lookups, answer }),
       createSettingsFeature({
         settings: store.settings,
         defaultLanguage: config.defaultLanguage,
         autolookup: readsGroup,
+        answers: (chatId) => answerModes.mode(chatId),
         digestOf: (chatId) => (watches.mayWatch(chatId) ? chatDigest.get(chatId) : undefined),
       }),
       // Admins: /allow, /deny, /users and the access requests' Allow / Deny; /stats.

@@ -6,6 +6,7 @@ import type { BotContext } from './context.ts';
 import { asker, type Lookups, type Via } from './lookups.ts';
 import { replyOptions, replyView } from './reply.ts';
 import { whileTyping } from './typing.ts';
+import { rerunPayload } from './rerun.ts';
 import { renderError } from './views/notices.ts';
 import { renderDateQuestion, renderMaterialAnswer, renderPasted, type PastedItem } from './views/pasted.ts';
 import { escapeHtml } from './views/common/html.ts';
@@ -68,6 +69,8 @@ export const createPasted = ({ lookups, answer }: { lookups: Lookups; answer: Re
       case 'contract': {
         const { query } = identifier;
         const ref = await lookups.refFor(query);
+        // Issue 32: where the answer may go to the private chat, its note's button runs this lookup there.
+        if (ctx.answerPlace) ctx.answerPlace.rerun = rerunPayload(ref) ?? rerunPayload({ key: await lookups.keyFor(query) });
         ctx.retry = { type: 'page', ref, limit: ctx.pageSize, offset: 0, refresh: true };
         const results = await whileTyping(ctx, lookups.fetchPage(query, ctx.pageSize, 0, asker(ctx, via)));
         return replyView(ctx, await answer(ctx, results, ref));

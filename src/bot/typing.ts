@@ -1,4 +1,5 @@
 import type { BotContext } from './context.ts';
+import { startLooking } from './reply.ts';
 
 /** An answer faster than this needs no "typing…": it would only flash, at the cost of a call. */
 export const TYPING_AFTER_MS = 300;
@@ -15,6 +16,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * does not land after the answer, which would show "typing…" under it for five seconds.
  */
 export const whileTyping = async <T>(ctx: BotContext, work: Promise<T>): Promise<T> => {
+  // An answer for one user of a group: no "typing…" for everyone, an ephemeral "Looking…" instead (issue 32).
+  if (ctx.answerPlace !== undefined) {
+    startLooking(ctx);
+    return work;
+  }
   let sending: Promise<unknown> | undefined;
   const send = () => {
     try {

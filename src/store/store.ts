@@ -100,6 +100,16 @@ export type GuestCardStore = {
   prune(now: number): Awaitable<number>;
 };
 
+/** How a group's lookups are answered (/answers, issue 32): for everyone (the default) or for the asker alone. */
+export type AnswerMode = 'public' | 'private';
+
+/** The groups whose admins chose private answers, shared by replicas. */
+export type AnswerModeStore = {
+  mode(chatId: number): Awaitable<AnswerMode>;
+  /** Sets the mode (by the admin `userId`); public is the default and keeps no row. */
+  set(chatId: number, mode: AnswerMode, userId: number, now: number): Awaitable<void>;
+};
+
 /** A status code seen in a record, and the text the portal wrote beside it ('' when none). */
 export type StatusPair = { resource: Resource; field: 'STATUS' | 'STATUS_TYPE'; code: string; text: string };
 
@@ -145,6 +155,8 @@ export type Store = {
   coordination: CoordinationStore;
   limits: LimitStore;
   autolookup: AutolookupStore;
+  /** Issue 32: a group's /answers. */
+  answerModes: AnswerModeStore;
   statuses: StatusStore;
   /** Who admins allowed in the chat (held in memory too), and strangers' access requests. */
   access: AccessStore;

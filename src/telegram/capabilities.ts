@@ -24,6 +24,8 @@ export const CAPABILITIES = {
   disabledButtons: '10.3',
   /** answerGuestQuery and the guest_message update (guest mode, issue 32): only its 404 is used, to turn guest answers off */
   guestQueries: '10.0',
+  /** ephemeral_message_parameters of sendMessage (10.3; 10.2 had other fields, which 10.3 ignores), editEphemeralMessage* */
+  ephemeralMessages: '10.3',
 } as const satisfies Record<string, Version>;
 
 export type Capability = keyof typeof CAPABILITIES;
@@ -55,6 +57,11 @@ export type ServerFeatures = {
   readonly mode: TelegramFeatures;
   /** Whether to use the capability now: known to the server, or worth trying there. */
   has(capability: Capability): boolean;
+  /**
+   * Neither known nor ruled out: getMe cannot tell (no key came with 10.2 or 10.3). A use must then
+   * be one an older server refuses loudly, and its outcome is confirm() or lacks().
+   */
+  unknown(capability: Capability): boolean;
   /** A use went through: the server is at least as new as the capability (a disabled button taken: 10.3). */
   confirm(capability: Capability): void;
   /** The server turned out not to have it: not used again in this process, said once in the log. */
@@ -98,6 +105,12 @@ export const createServerFeatures = ({ mode, logger }: { mode: TelegramFeatures;
   return {
     mode,
     has,
+    unknown(capability) {
+      if (!read) learn();
+      if (mode === 'legacy' || !read || lacking.has(capability)) return false;
+      const since = rank(CAPABILITIES[capability]);
+      return since < ceiling && since > floor;
+    },
     confirm(capability) {
       floor = Math.max(floor, rank(CAPABILITIES[capability]));
     },

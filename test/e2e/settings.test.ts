@@ -61,7 +61,7 @@ describe('command menus', () => {
     const ru = h.api.commands({ scope: { type: 'all_private_chats' }, languageCode: 'ru' });
     const en = h.api.commands({ scope: { type: 'all_group_chats' }, languageCode: 'en' });
     expect(ru?.map((command) => command.command)).toEqual(['order', 'spec', 'watch', 'digest', 'export', 'settings', 'timezone', 'lang', 'pagesize', 'help', 'start']);
-    expect(en?.map((command) => command.command)).toEqual(['order', 'spec', 'watch', 'digest', 'export', 'settings', 'timezone', 'lang', 'pagesize', 'help', 'autolookup']);
+    expect(en?.map((command) => command.command)).toEqual(['order', 'spec', 'watch', 'digest', 'export', 'settings', 'timezone', 'lang', 'pagesize', 'help', 'autolookup', 'answers']);
     expect(ru?.[0]?.description).not.toBe(en?.[0]?.description);
   });
 });

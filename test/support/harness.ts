@@ -137,7 +137,8 @@ export const startHarness = async ({ env = {}, demo = false, openStore = (dir) =
     const id = api.pressButton({ from, message, data, forged });
     const answer = await api.waitForAnswer(id);
     await settle();
-    return { answer, message: api.message(message.chat_id, message.message_id) };
+    const ephemeralId = message.ephemeral_message_id;
+    return { answer, message: ephemeralId === undefined ? api.message(message.chat_id, message.message_id) : api.ephemeralMessage(message.chat_id, from.id, ephemeralId) };
   };
 
   /** The data of the button whose text is `text` on a message. */

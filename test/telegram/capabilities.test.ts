@@ -62,6 +62,22 @@ describe("the Bot API server's features", () => {
     expect(used()).toContain('disabledButtons');
   });
 
+  it('ephemeral messages (10.3): unknown from getMe, on once a use confirms them or a disabled button proves 10.3, off for good once refused', () => {
+    const probe = features(GET_ME['10.3']);
+    expect([probe.made.has('ephemeralMessages'), probe.made.unknown('ephemeralMessages')]).toEqual([false, true]);
+    probe.made.confirm('ephemeralMessages');
+    expect([probe.made.has('ephemeralMessages'), probe.made.unknown('ephemeralMessages')]).toEqual([true, false]);
+    const proven = features(GET_ME['10.3']);
+    proven.made.confirm('disabledButtons');
+    expect(proven.made.has('ephemeralMessages')).toBe(true);
+    const refused = features(GET_ME['10.3']);
+    refused.made.lacks('ephemeralMessages', { refused: 'an ephemeral message' });
+    expect([refused.made.has('ephemeralMessages'), refused.made.unknown('ephemeralMessages')]).toEqual([false, false]);
+    // Older by getMe, or legacy: ruled out without a try.
+    expect(features(GET_ME['10.0']).made.unknown('ephemeralMessages')).toBe(false);
+    expect(features(GET_ME['10.3'], 'legacy').made.unknown('ephemeralMessages')).toBe(false);
+  });
+
   it('logs refused content by the record and Telegram’s words', () => {
     const { made, lines } = features(GET_ME['10.3']);
     made.refused('0007300100', { code: 400, description: 'Bad Request: too many blocks' });

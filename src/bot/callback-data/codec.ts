@@ -21,6 +21,9 @@ import { RUSSIAN_ZONES } from '../../zone.ts';
 //   dm:<watch id>:<a|s>  dd:<watch id>:<i|d>   a watch's all changes / status only; instantly / in the digest only
 //   ds:<watch id>:<d|w|r>  dw:<watch id>:<offset>  snooze a watch 1 day / 1 week / resume; one watch's settings from the list
 //   dg:<HHMM|off|c>  t:<zone index|c>          the chat's digest time, off, or the choice; its time zone (RUSSIAN_ZONES), or the choice
+//   va:<p|g>                                   a group's answers private or public (/settings, issue 32)
+//   vs:<limit>:<offset>:<ref>                  📣 a results page posted for everyone
+//   vr:<limit>:<offset>:<index>:<part>:<id>:<ref>  📣 a record posted for everyone
 // <ref> is `@<store key>` or `<o|s><filter index>=<value>` with the query's value inline.
 
 export const CALLBACK_DATA_MAX_BYTES = 64;
@@ -51,7 +54,10 @@ export type CallbackAction =
   /** minute: the time of day (0–1439), null: off, 'choose': show the choice. */
   | { type: 'digest'; minute: number | null | 'choose' }
   /** zone: an index of RUSSIAN_ZONES, or 'choose': show the choice. */
-  | { type: 'timeZone'; zone: number | 'choose' };
+  | { type: 'timeZone'; zone: number | 'choose' }
+  | { type: 'answerMode'; mode: 'private' | 'public' }
+  | { type: 'showPage'; ref: QueryRef; limit: PageSize; offset: number }
+  | { type: 'showRecord'; ref: QueryRef; limit: PageSize; offset: number; index: number; part: number; id: string };
 
 /** ⏸ for a day or a week, or ▶ at once. */
 export type SnoozeSpan = 'day' | 'week' | 'resume';
@@ -149,6 +155,11 @@ const LAYOUTS = {
     type: 'timeZone' as const,
     zone: zone === 'c' ? ('choose' as const) : zone,
   })),
+  va: z.tuple([z.enum(['p', 'g'])]).transform(([mode]) => ({ type: 'answerMode' as const, mode: mode === 'p' ? ('private' as const) : ('public' as const) })),
+  vs: z.tuple([pageSize, whole(7), ref]).transform(([limit, offset, r]) => ({ type: 'showPage' as const, limit, offset, ref: r })),
+  vr: z
+    .tuple([pageSize, whole(7), whole(2), whole(2), recordId, ref])
+    .transform(([limit, offset, index, part, id, r]) => ({ type: 'showRecord' as const, limit, offset, index, part, id, ref: r })),
 } satisfies Record<string, z.ZodType<CallbackAction>>;
 
 const encode = (action: CallbackAction): string => {
@@ -199,6 +210,12 @@ const encode = (action: CallbackAction): string => {
       return `dg:${action.minute === null ? 'off' : action.minute === 'choose' ? 'c' : `${pad2(Math.floor(action.minute / 60))}${pad2(action.minute % 60)}`}`;
     case 'timeZone':
       return `t:${action.zone === 'choose' ? 'c' : action.zone}`;
+    case 'answerMode':
+      return `va:${action.mode === 'private' ? 'p' : 'g'}`;
+    case 'showPage':
+      return `vs:${action.limit}:${action.offset}:${encodeRef(action.ref)}`;
+    case 'showRecord':
+      return `vr:${action.limit}:${action.offset}:${action.index}:${action.part}:${action.id}:${encodeRef(action.ref)}`;
   }
 };
 

@@ -9,6 +9,7 @@ import type { Pasted } from '../pasted.ts';
 import { editView, replyOptions, replyView } from '../reply.ts';
 import type { Statuses } from '../statuses.ts';
 import { whileTyping } from '../typing.ts';
+import { rerunPayload } from '../rerun.ts';
 import { renderLookup } from '../views/lookup.ts';
 import { renderUsage } from '../views/notices.ts';
 import { renderStatusChoice } from '../views/status.ts';
@@ -52,6 +53,8 @@ export const createLookupFeature = ({
       return replyView(ctx, renderStatusChoice(resource, field, choice.known, choice, ctx.locale, ctx.t));
     }
     const ref = await lookups.refFor(choice.query);
+    // Issue 32: where the answer may go to the private chat, its note's button runs this lookup there.
+    if (ctx.answerPlace) ctx.answerPlace.rerun = rerunPayload(ref) ?? rerunPayload({ key: await lookups.keyFor(choice.query) });
     ctx.retry = { type: 'page', ref, limit: ctx.pageSize, offset: 0, refresh: true };
     const results = await whileTyping(ctx, lookups.fetchPage(choice.query, ctx.pageSize, 0, asker(ctx, 'command')));
     return replyView(ctx, await answer(ctx, results, ref));

@@ -65,6 +65,8 @@ export const createPasteFeature = ({
     if (via === undefined) return next();
     const skip: Span[] = found.entities.filter((entity) => NOT_WORDS.has(entity.type));
     const recognised = recognise(found.text, via === 'autolookup' ? 'strict' : 'loose', skip);
+    // Chatter in a group with private answers goes to its writer's private chat, or nowhere (issue 32).
+    if (via === 'autolookup' && ctx.answerPlace !== undefined) ctx.answerPlace.quiet = true;
     if (recognised.identifiers.length > 0) return pasted(ctx, recognised, via);
     // Chatter that names nothing is none of the bot's business.
     return via === 'autolookup' ? undefined : next();

@@ -19,11 +19,14 @@ export const createSettingsFeature = ({
   settings,
   defaultLanguage,
   autolookup,
+  answers,
   digestOf,
 }: {
   settings: SettingsStore;
   defaultLanguage: Locale;
   autolookup?: (chatId: number) => Promise<boolean | undefined>;
+  /** A group's /answers mode (issue 32), undefined where it does not apply. */
+  answers?: (chatId: number) => Promise<'private' | 'public'>;
   /** The chat's digest, where watches may be kept (else /settings leaves the digest out). */
   digestOf?: (chatId: number) => Promise<Digest | undefined> | undefined;
 }) => {
@@ -42,7 +45,8 @@ export const createSettingsFeature = ({
     // The user's own language, which the group's (if set) overrides in this chat.
     const locale = (await settings.user(ctx.from.id)).locale ?? resolveLocale(ctx.from.language_code, defaultLanguage);
     const reading = inGroup(ctx) ? await autolookup?.(ctx.chat.id) : undefined;
-    const view = renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading }, ctx.t);
+    const answering = inGroup(ctx) ? await answers?.(ctx.chat.id) : undefined;
+    const view = renderSettings({ locale, pageSize: ctx.pageSize, groupLocale, inGroup: inGroup(ctx), autolookup: reading, answers: answering }, ctx.t);
     // The chat's time zone and digest (issue 33), with the buttons that change them.
     const digest = digestOf?.(ctx.chat.id);
     const withDigest = digest !== undefined;

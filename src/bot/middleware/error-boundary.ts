@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createTranslator, perLocale, resolveLocale, type Locale } from '../../i18n.ts';
 import { isTransient, PortalError } from '../../portal/errors.ts';
 import type { BotContext } from '../context.ts';
-import { answerInline, replyOptions } from '../reply.ts';
+import { answerInline, replyOptions, replyView } from '../reply.ts';
 import { isUnreachableChat } from '../../telegram/errors.ts';
 import { renderInlineNoticeResult } from '../views/inline-answer.ts';
 import { renderError } from '../views/notices.ts';
@@ -57,6 +57,12 @@ export const errorBoundary = (logger: Logger, defaultLanguage: Locale): Middlewa
         if (!ctx.chat) return;
         // A portal that is down may be back in a moment: one tap repeats the lookup in this message.
         const retry = ctx.retry && isTransient(error) ? [[{ text: t('buttons.tryAgain'), callback_data: packCallback(ctx.retry) }]] : [];
+        // An answer for one user of a group (issue 32): the failure goes where the answer would have.
+        if (ctx.answerPlace !== undefined) {
+          ctx.answerPlace.plain = true;
+          await replyView(ctx, { text, keyboard: retry });
+          return;
+        }
         await ctx.reply(text, { ...replyOptions(ctx), reply_markup: { inline_keyboard: retry } });
       } catch (replyError) {
         logger.error({ err: replyError, updateId: ctx.update.update_id }, 'could not tell the user about a failure');

@@ -7,17 +7,27 @@ import type { Digest } from '../../store/watch-store.ts';
 import { escapeHtml } from './common/html.ts';
 import { timeOfDay } from './digest-notices.ts';
 
-/** `autolookup`: whether the group reads every message for numbers; undefined where it does not apply. */
-export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean; autolookup?: boolean | undefined };
+/**
+ * `autolookup`: whether the group reads every message for numbers; `answers`: the group's answer
+ * mode (issue 32); each undefined where it does not apply.
+ */
+export type SettingsData = { locale: Locale; pageSize: PageSize; groupLocale: Locale | undefined; inGroup: boolean; autolookup?: boolean | undefined; answers?: 'private' | 'public' | undefined };
 
-/** The settings, and in a group where /autolookup applies its state and the button that switches it. */
-export const renderSettings = ({ locale, pageSize, groupLocale, inGroup, autolookup }: SettingsData, t: Translate): View => {
+/** The settings, and in a group the state of /autolookup (where it applies) and of /answers, with the buttons that switch them. */
+export const renderSettings = ({ locale, pageSize, groupLocale, inGroup, autolookup, answers }: SettingsData, t: Translate): View => {
   const lines = [t('settings.text', { language: t(`lang.names.${locale}`), pageSize })];
   if (inGroup && groupLocale) lines.push(t('settings.groupLanguage', { language: t(`lang.names.${groupLocale}`) }));
-  if (!inGroup || autolookup === undefined) return { text: lines.join('\n'), keyboard: [] };
-  lines.push(t('paste.autolookup.settings', { state: t(autolookup ? 'paste.autolookup.stateOn' : 'paste.autolookup.stateOff') }));
-  const button = { text: t(autolookup ? 'paste.autolookup.turnOff' : 'paste.autolookup.turnOn'), callback_data: packCallback({ type: 'autolookup', on: !autolookup }) };
-  return { text: lines.join('\n'), keyboard: [[button]] };
+  const keyboard: InlineKeyboardButton[][] = [];
+  if (inGroup && autolookup !== undefined) {
+    lines.push(t('paste.autolookup.settings', { state: t(autolookup ? 'paste.autolookup.stateOn' : 'paste.autolookup.stateOff') }));
+    keyboard.push([{ text: t(autolookup ? 'paste.autolookup.turnOff' : 'paste.autolookup.turnOn'), callback_data: packCallback({ type: 'autolookup', on: !autolookup }) }]);
+  }
+  if (inGroup && answers !== undefined) {
+    const isPrivate = answers === 'private';
+    lines.push(t('answers.settings', { state: t(isPrivate ? 'answers.statePrivate' : 'answers.statePublic') }));
+    keyboard.push([{ text: t(isPrivate ? 'answers.makePublic' : 'answers.makePrivate'), callback_data: packCallback({ type: 'answerMode', mode: isPrivate ? 'public' : 'private' }) }]);
+  }
+  return { text: lines.join('\n'), keyboard };
 };
 
 /** Русский / English, for oneself or, by an admin, for the group. */

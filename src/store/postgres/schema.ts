@@ -237,4 +237,16 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX guest_cards_query ON guest_cards (query_key);
     `,
   },
+  {
+    // Issue 32: the groups whose admins chose private answers (/answers private); public, the
+    // default, keeps no row.
+    name: 'private answers',
+    sql: `
+      CREATE TABLE private_answer_chats (
+        chat_id BIGINT PRIMARY KEY,
+        set_by BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
 ];

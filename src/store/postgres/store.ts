@@ -15,6 +15,7 @@ import { cacheSettings } from '../settings-cache.ts';
 import { createPostgresWatchStore } from './watches.ts';
 import { createPostgresAutolookupStore } from './autolookup.ts';
 import { createPostgresGuestCardStore } from './guest-cards.ts';
+import { createPostgresAnswerModeStore } from './answer-modes.ts';
 import { createPostgresStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { Store } from '../store.ts';
@@ -153,6 +154,7 @@ export const openPostgresStore = async ({
     coordination: { ...withPostgresErrors(coordination, database), exclusively: coordination.exclusively },
     limits: withPostgresErrors(createPostgresLimits(pool), database),
     autolookup: withPostgresErrors(createPostgresAutolookupStore(pool), database),
+    answerModes: withPostgresErrors(createPostgresAnswerModeStore(pool), database),
     statuses: withPostgresErrors(createPostgresStatusStore(pool), database),
     access,
     usage: withPostgresErrors(createPostgresUsageStore(pool), database),

@@ -259,6 +259,18 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX guest_cards_query ON guest_cards (query_key);
     `,
   },
+  {
+    // Issue 32: the groups whose admins chose private answers (/answers private); public, the
+    // default, keeps no row.
+    name: 'private answers',
+    sql: `
+      CREATE TABLE private_answer_chats (
+        chat_id INTEGER PRIMARY KEY,
+        set_by INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
 
 export const schemaVersion = (db: DatabaseSync): number => Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);

@@ -12,6 +12,7 @@ import { createSqliteSettingsStore } from './settings.ts';
 import { createSqliteWatchStore, type SqliteWatchStore } from './watches.ts';
 import { createSqliteAutolookupStore } from './autolookup.ts';
 import { createSqliteGuestCardStore } from './guest-cards.ts';
+import { createSqliteAnswerModeStore } from './answer-modes.ts';
 import { createSqliteStatusStore } from './statuses.ts';
 import { cacheWatches } from '../watch-cache.ts';
 import type { SettingsStore, Store } from '../store.ts';
@@ -141,6 +142,7 @@ export const openSqliteStore = ({
       coordination: { ...withStoreErrors(coordination, path), exclusively: coordination.exclusively },
       limits: createMemoryLimits({ records }),
       autolookup: withStoreErrors(createSqliteAutolookupStore(db), path),
+      answerModes: withStoreErrors(createSqliteAnswerModeStore(db), path),
       statuses: withStoreErrors(createSqliteStatusStore(db), path),
       access,
       usage: withStoreErrors(createSqliteUsageStore(db), path),

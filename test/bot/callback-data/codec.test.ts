@@ -36,6 +36,10 @@ describe('callback data codec', () => {
     [{ type: 'autolookup', on: false }, 'qa:0'],
     [{ type: 'materials', resource: 'order', limit: 5, offset: 10, index: 3, page: 2, id: 'Ab_-9z', ref: { key: 'k1' } }, 'mo:5:10:3:2:Ab_-9z:@k1'],
     [{ type: 'materials', resource: 'specification', limit: 20, offset: 0, index: 19, page: 0, id: 'abcdef', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'ms:20:0:19:0:abcdef:o0=0007300100'],
+    [{ type: 'answerMode', mode: 'private' }, 'va:p'],
+    [{ type: 'answerMode', mode: 'public' }, 'va:g'],
+    [{ type: 'showPage', limit: 5, offset: 10, ref: { key: 'k1' } }, 'vs:5:10:@k1'],
+    [{ type: 'showRecord', limit: 5, offset: 0, index: 2, part: 1, id: 'abcdef', ref: { query: { resource: 'order', filter: 'SAP_ID', value: '0007300100' } } }, 'vr:5:0:2:1:abcdef:o0=0007300100'],
   ] as const)('round-trips %j', (action, data) => {
     expect(packCallback(action)).toBe(data);
     expect(unpackCallback(data)).toEqual(action);
@@ -164,7 +168,7 @@ describe('export buttons', () => {
     expect(Buffer.byteLength(packCallback({ type: 'export', ref: { query: fits } }))).toBeLessThanOrEqual(64);
   });
 
-  it.each(['e:', 'e', 'e:o9=1', 'e:x0=1', 'e:o2=notadate', 'e:@bad key', 'e:o0= 1', 'ex:o0=1', 'qa:2', 'qa:', 'qa:true', 'qo:5:0:0:abcdef:o0=7300100', 'qo:5:0:0:abc:@k'])('refuses %j', (data) => {
+  it.each(['e:', 'e', 'e:o9=1', 'e:x0=1', 'e:o2=notadate', 'e:@bad key', 'e:o0= 1', 'ex:o0=1', 'qa:2', 'qa:', 'qa:true', 'qo:5:0:0:abcdef:o0=7300100', 'qo:5:0:0:abc:@k', 'va:', 'va:x', 'va:p:1', 'vs:5:0', 'vr:5:0:0:0:abc:@k'])('refuses %j', (data) => {
     expect(unpackCallback(data)).toBeUndefined();
   });
 });

@@ -71,8 +71,8 @@ describe('the postgres store: its schema', () => {
     await open({ url });
     expect(await tables(url)).toEqual([
       'access_chats', 'access_request_messages', 'access_requests', 'access_users', 'autolookup_chats', 'chat_settings', 'digests', 'guest_cards',
-      'held_changes', 'last_seen', 'leases', 'notifications', 'queries', 'quiet_periods', 'rate_windows', 'schema_migrations', 'shared_values',
-      'status_names', 'usage_counts', 'usage_users', 'user_settings', 'watch_targets', 'watches',
+      'held_changes', 'last_seen', 'leases', 'notifications', 'private_answer_chats', 'queries', 'quiet_periods', 'rate_windows', 'schema_migrations',
+      'shared_values', 'status_names', 'usage_counts', 'usage_users', 'user_settings', 'watch_targets', 'watches',
     ]);
     expect(await sql(url, 'SELECT version, name FROM schema_migrations ORDER BY version')).toEqual(POSTGRES_MIGRATIONS.map((migration, index) => ({ version: index + 1, name: migration.name })));
     expect(POSTGRES_MIGRATIONS[0]?.name).toBe('queries, settings, watches, coordination and limits');

@@ -33,8 +33,8 @@ describe('migrations', () => {
     // sqlite_sequence is SQLite's own, kept for the AUTOINCREMENT ids.
     expect(tables(db)).toEqual([
       'access_chats', 'access_request_ids', 'access_request_messages', 'access_requests', 'access_users', 'autolookup_chats', 'chat_settings', 'digests',
-      'guest_cards', 'held_changes', 'last_seen', 'leases', 'notifications', 'queries', 'shared_values', 'sqlite_sequence', 'status_names', 'usage_counts',
-      'usage_users', 'user_settings', 'watch_targets', 'watches',
+      'guest_cards', 'held_changes', 'last_seen', 'leases', 'notifications', 'private_answer_chats', 'queries', 'shared_values', 'sqlite_sequence',
+      'status_names', 'usage_counts', 'usage_users', 'user_settings', 'watch_targets', 'watches',
     ]);
     expect(columns(db, 'autolookup_chats')).toEqual(['chat_id', 'enabled_by', 'updated_at']);
     expect(columns(db, 'status_names')).toEqual(['resource', 'field', 'code', 'text', 'seen_at']);

@@ -51,6 +51,10 @@ export interface StoredMessage {
   forward_origin?: MessageOrigin;
   /** sendRichMessage: the rich message; text is then its plain text, entities empty */
   rich?: StoredRich;
+  /** an ephemeral message (10.2): seen by its receiver only, addressed by (chat, receiver, id); message_id is 0 */
+  ephemeral?: { receiver_user_id: number; ephemeral_message_id: number };
+  /** an ephemeral message shown in place of this public message, for its receiver (replace_callback_query_message) */
+  replaces_message_id?: number;
 }
 
 export type NewMessage = Omit<StoredMessage, 'chat_id' | 'message_id' | 'edit_count' | 'edit_date' | 'deleted'>;
@@ -76,7 +80,13 @@ export interface ChatRecord {
   members: Map<number, MemberRecord>;
   /** supergroups: "Hide Members" is on; only admins (the bot too) may read who is a member */
   membersHidden: boolean;
+  /** ephemeral messages, the users' and the bot's, keyed by ephemeralKey(receiver, id) */
+  ephemerals: Map<string, StoredMessage>;
+  nextEphemeralId: number;
 }
+
+/** An ephemeral message's key in its chat: its receiver (the sender, for a user's) and its id. */
+export const ephemeralKey = (receiverId: number, ephemeralId: number): string => `${receiverId}:${ephemeralId}`;
 
 export class ChatStore {
   private readonly records = new Map<number, ChatRecord>();
@@ -108,6 +118,8 @@ export class ChatStore {
       actions: [],
       members: new Map(),
       membersHidden: false,
+      ephemerals: new Map(),
+      nextEphemeralId: 1,
     };
     this.records.set(chat.id, record);
     return record;
@@ -150,6 +162,33 @@ export class ChatStore {
     return message;
   }
 
+  /**
+   * An ephemeral message (message_id 0): its id counts per chat, so the (chat, receiver, id)
+   * triple addresses it. `receiverId` is the user who sees it (the sender, for a user's own).
+   */
+  addEphemeral(chatId: number, receiverId: number, fields: NewMessage): StoredMessage {
+    const record = this.records.get(chatId);
+    if (record === undefined) throw new Error(`bot API emulator: unknown chat ${chatId}`);
+    const ephemeralId = record.nextEphemeralId++;
+    const message: StoredMessage = {
+      ...fields,
+      chat_id: chatId,
+      message_id: 0,
+      edit_count: 0,
+      edit_date: undefined,
+      deleted: false,
+      ephemeral: { receiver_user_id: receiverId, ephemeral_message_id: ephemeralId },
+    };
+    record.ephemerals.set(ephemeralKey(receiverId, ephemeralId), message);
+    return message;
+  }
+
+  /** An ephemeral message that exists (not deleted, not expired). */
+  ephemeral(chatId: number, receiverId: number, ephemeralId: number): StoredMessage | undefined {
+    const message = this.records.get(chatId)?.ephemerals.get(ephemeralKey(receiverId, ephemeralId));
+    return message?.deleted === false ? message : undefined;
+  }
+
   /** A message that exists (was sent and not deleted). */
   message(chatId: number, messageId: number): StoredMessage | undefined {
     const message = this.records.get(chatId)?.messages.get(messageId);
@@ -160,8 +199,12 @@ export class ChatStore {
     const record = this.records.get(message.chat_id);
     if (record === undefined) throw new Error(`bot API emulator: unknown chat ${message.chat_id}`);
     const replied = message.reply_to_message_id === undefined ? undefined : this.message(message.chat_id, message.reply_to_message_id);
+    const ephemeral = message.ephemeral;
+    const receiver = ephemeral !== undefined && message.by_bot ? this.user(ephemeral.receiver_user_id) : undefined;
     const result = {
       message_id: message.message_id,
+      ...(ephemeral === undefined ? {} : { ephemeral_message_id: ephemeral.ephemeral_message_id }),
+      ...(receiver === undefined ? {} : { receiver_user: receiver }),
       ...(message.message_thread_id === undefined ? {} : { message_thread_id: message.message_thread_id }),
       from: structuredClone(message.from),
       chat: structuredClone(record.chat),

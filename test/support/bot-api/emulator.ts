@@ -19,6 +19,7 @@ import type { SendInlineQueryInput } from './simulate-inline.ts';
 import { changeBotMembership, hideMembers, setMember } from './simulate-members.ts';
 import type { BotMembershipInput } from './simulate-members.ts';
 import { commandsKey } from './state.ts';
+import { ephemeralKey } from './chats.ts';
 import type { CallbackAnswer, EmulatorState, GuestAnswerRecord, InlineAnswerRecord, InlineMessageRecord, WebhookRecord } from './state.ts';
 import { toBotMessage, toSentDocument } from './views.ts';
 import type { BotMessage, SentDocument } from './views.ts';
@@ -40,6 +41,7 @@ export class BotApi {
   private readonly cancels = new Set<(reason: Error) => void>();
   private nextUserId = 100_000_001;
   private nextGroupId = 1;
+  private readonly ephemeralCursor = new Map<string, number>();
 
   constructor(state: EmulatorState, log: CallLog, server: HttpServer, delivery: WebhookDelivery, front: Front, waitTimeoutMs: number) {
     this.state = state;
@@ -210,6 +212,43 @@ export class BotApi {
   message(chatId: number, messageId: number): BotMessage | undefined {
     const stored = this.state.chats.find(chatId)?.messages.get(messageId);
     return stored === undefined ? undefined : toBotMessage(stored);
+  }
+
+  /**
+   * The bot's ephemeral messages that `userId` sees in a chat (theirs alone: nobody else's), as they
+   * stand now, oldest first; deleted and expired ones only with includeDeleted.
+   */
+  ephemeralMessages(chatId: number, userId: number, options: { includeDeleted?: boolean } = {}): BotMessage[] {
+    const record = this.state.chats.find(chatId);
+    return [...(record?.ephemerals.values() ?? [])]
+      .filter((m) => m.by_bot && m.ephemeral?.receiver_user_id === userId && (options.includeDeleted === true || !m.deleted))
+      .map(toBotMessage);
+  }
+
+  /** One ephemeral message of the bot, by the (chat, receiver, ephemeral id) triple. */
+  ephemeralMessage(chatId: number, userId: number, ephemeralId: number): BotMessage | undefined {
+    const stored = this.state.chats.find(chatId)?.ephemerals.get(ephemeralKey(userId, ephemeralId));
+    return stored?.by_bot === true ? toBotMessage(stored) : undefined;
+  }
+
+  /** The next ephemeral message of the bot for `userId` in the chat, after ephemeral id `after` (default: the last one this returned). */
+  async nextEphemeralMessage(chatId: number, userId: number, options: WaitOptions & { after?: number } = {}): Promise<BotMessage> {
+    const key = `${chatId}:${userId}`;
+    const after = options.after ?? this.ephemeralCursor.get(key) ?? 0;
+    const found = await this.waiting.waitFor(
+      () => this.ephemeralMessages(chatId, userId, { includeDeleted: true }).find((m) => (m.ephemeral_message_id ?? 0) > after),
+      { ...options, description: `an ephemeral message for user ${userId} in chat ${chatId} after ${after}` },
+    );
+    this.ephemeralCursor.set(key, found.ephemeral_message_id ?? 0);
+    return found;
+  }
+
+  /** An ephemeral message goes away on the user's client ("they may disappear automatically"): the server no longer knows its id. */
+  expireEphemeral(chatId: number, userId: number, ephemeralId: number): void {
+    const stored = this.state.chats.find(chatId)?.ephemerals.get(ephemeralKey(userId, ephemeralId));
+    if (stored === undefined) throw new Error(`bot API emulator: no ephemeral message ${ephemeralId} for user ${userId} in chat ${chatId}`);
+    stored.deleted = true;
+    this.state.feed.emit();
   }
 
   chatActions(chatId: number): ChatActionRecord[] {

@@ -107,12 +107,13 @@ function readCommands({ params }: MethodContext): BotCommand[] {
   if (commands.length > MAX_COMMANDS) throw badRequest('BOT_COMMANDS_TOO_MUCH');
   return (commands as unknown[]).map((item) => {
     if (!isObject(item)) throw badRequest("can't parse BotCommand: BotCommand must be an Object");
-    const { command, description } = item;
+    const { command, description, is_ephemeral: isEphemeral } = item;
     if (typeof command !== 'string') throw badRequest('can\'t parse BotCommand: Field "command" must be of type String');
     if (typeof description !== 'string') throw badRequest('can\'t parse BotCommand: Field "description" must be of type String');
     if (!/^[a-z0-9_]{1,32}$/.test(command)) throw badRequest('BOT_COMMAND_INVALID');
     if (description.trim().length < 1 || description.length > 256) throw badRequest('BOT_COMMAND_DESCRIPTION_INVALID');
-    return { command, description };
+    if (isEphemeral !== undefined && typeof isEphemeral !== 'boolean') throw badRequest('can\'t parse BotCommand: Field "is_ephemeral" must be of type Boolean');
+    return isEphemeral === true ? ({ command, description, is_ephemeral: true } as BotCommand) : { command, description };
   });
 }
 

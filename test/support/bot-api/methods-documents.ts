@@ -49,6 +49,8 @@ export const sendDocument: MethodHandler = (context) => {
   if (file !== undefined && file.size > MAX_UPLOAD_BYTES) throw new BotApiError(413, 'Request Entity Too Large');
   const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: false });
   readParseMode(params.string('parse_mode'));
+  // Telegram takes them (10.3); the emulator does not keep ephemeral documents, so it says so rather than post one publicly.
+  if (params.has('ephemeral_message_parameters')) throw new Error('bot API emulator: ephemeral documents are not emulated');
   const record = state.chats.resolve(params);
   context.noteChat(record.chat.id);
   assertBotCanWrite(record);

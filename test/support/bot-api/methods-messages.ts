@@ -11,6 +11,8 @@ import type { MethodContext, MethodHandler } from './method-context.ts';
 import { botAsSender } from './state.ts';
 import type { EmulatorState, InlineMessageRecord } from './state.ts';
 import { formatMessageText, readParseMode } from './text.ts';
+import { readEphemeralSend } from './ephemeral.ts';
+import type { NewMessage } from './chats.ts';
 import { readRichMessage } from './rich-message.ts';
 import type { FormattedMessageText } from './text.ts';
 
@@ -33,6 +35,8 @@ export function readReplyTarget({ params, state }: MethodContext, record: ChatRe
   let chatId = record.chat.id;
   if (replyParameters !== undefined) {
     if (!isObject(replyParameters)) throw badRequest("can't parse reply parameters JSON object");
+    // A reply to an ephemeral message (10.2): readEphemeralSend checks it; no public message is replied to.
+    if (replyParameters.message_id === undefined && typeof replyParameters.ephemeral_message_id === 'number') return undefined;
     if (typeof replyParameters.message_id !== 'number') throw badRequest('field "message_id" must be of type Number');
     messageId = replyParameters.message_id;
     allowWithoutReply = replyParameters.allow_sending_without_reply === true;
@@ -59,6 +63,14 @@ export function readThread({ params }: MethodContext, record: ChatRecord, replyT
   return { message_thread_id: threadId, is_topic_message: threadId !== undefined };
 }
 
+/** A public message, or an ephemeral one for its receiver (shown in place of a pressed public message, if asked). */
+function addMessage(state: EmulatorState, record: ChatRecord, ephemeral: ReturnType<typeof readEphemeralSend>, fields: NewMessage): StoredMessage {
+  if (ephemeral === undefined) return state.chats.add(record.chat.id, fields);
+  const stored = state.chats.addEphemeral(record.chat.id, ephemeral.receiverId, { ...fields, reply_to_message_id: undefined });
+  if (ephemeral.replacesMessageId !== undefined) stored.replaces_message_id = ephemeral.replacesMessageId;
+  return stored;
+}
+
 export const sendMessage: MethodHandler = (context) => {
   const { params, state } = context;
   const markup = readReplyMarkup(params.json('reply_markup', 'reply keyboard markup'), { inlineOnly: false });
@@ -67,8 +79,9 @@ export const sendMessage: MethodHandler = (context) => {
   context.noteChat(record.chat.id);
   assertBotCanWrite(record);
   const text = format();
+  const ephemeral = readEphemeralSend(context, record);
   const replyTo = readReplyTarget(context, record);
-  const stored = state.chats.add(record.chat.id, {
+  const stored = addMessage(state, record, ephemeral, {
     from: botAsSender(state.bot),
     by_bot: true,
     date: state.clock.unix(),
@@ -96,8 +109,9 @@ export const sendRichMessage: MethodHandler = (context) => {
   context.noteChat(record.chat.id);
   assertBotCanWrite(record);
   const rich = readRichMessage(content);
+  const ephemeral = readEphemeralSend(context, record);
   const replyTo = readReplyTarget(context, record);
-  const stored = state.chats.add(record.chat.id, {
+  const stored = addMessage(state, record, ephemeral, {
     from: botAsSender(state.bot),
     by_bot: true,
     date: state.clock.unix(),

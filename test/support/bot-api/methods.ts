@@ -13,6 +13,7 @@ import { answerCallbackQuery, getChat, leaveChat, sendChatAction } from './metho
 import { sendDocument } from './methods-documents.ts';
 import { answerInlineQuery } from './methods-inline.ts';
 import { answerGuestQuery } from './methods-guest.ts';
+import { deleteEphemeralMessage, editEphemeralMessageReplyMarkup, editEphemeralMessageText } from './ephemeral.ts';
 import { getChatAdministrators, getChatMember } from './methods-members.ts';
 import { deleteMessage, editMessageReplyMarkup, editMessageText, sendMessage, sendRichMessage } from './methods-messages.ts';
 
@@ -31,6 +32,9 @@ const METHODS: Record<string, MethodHandler> = {
   editMessageText,
   editMessageReplyMarkup,
   deleteMessage,
+  editEphemeralMessageText,
+  editEphemeralMessageReplyMarkup,
+  deleteEphemeralMessage,
   answerCallbackQuery,
   answerInlineQuery,
   answerGuestQuery,

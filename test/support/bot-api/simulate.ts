@@ -1,5 +1,6 @@
 // What users do: send text, press buttons. Each queues the update Telegram would send the bot.
 import type { MessageOrigin, PhotoSize } from '@grammyjs/types';
+import { isEphemeralCommand } from './ephemeral.ts';
 import type { Chat, Message, User } from 'telegraf/types';
 import type { EmulatedChat, NewMessage } from './chats.ts';
 import { findUserEntities } from './entities.ts';
@@ -11,7 +12,9 @@ import { MAX_CAPTION_LENGTH } from './methods-documents.ts';
 import { MAX_MESSAGE_LENGTH } from './text.ts';
 
 /** A message as tests hold it: a Bot API Message, or a BotMessage view. */
-export type MessageRef = { message_id: number; chat: { id: number } } | { message_id: number; chat_id: number };
+export type MessageRef =
+  | { message_id: number; chat: { id: number }; ephemeral_message_id?: number | undefined }
+  | { message_id: number; chat_id: number; ephemeral_message_id?: number | undefined };
 
 export interface SendTextInput {
   from: User;
@@ -104,7 +107,10 @@ function userSends(state: EmulatorState, input: SendTextInput, extra: Pick<NewMe
     }
     replyToId = messageId;
   }
-  const stored = state.chats.add(chat.id, {
+  // A command the bot registered with is_ephemeral is sent ephemerally: seen by the sender and the bot only.
+  const ephemeral = extra.photo === undefined && input.replyTo === undefined && isEphemeralCommand(state, record, input.from, input.text);
+  const add = (fields: NewMessage) => (ephemeral ? state.chats.addEphemeral(chat.id, input.from.id, fields) : state.chats.add(chat.id, fields));
+  const stored = add({
     from: structuredClone(input.from),
     by_bot: false,
     date: state.clock.unix(),
@@ -142,9 +148,12 @@ export function userSendsPhoto(state: EmulatorState, input: SendPhotoInput): Mes
 
 export function userPressesButton(state: EmulatorState, input: PressButtonInput): string {
   const { chatId, messageId } = refOf(input.message);
-  const message = state.chats.message(chatId, messageId);
+  const ephemeralId = input.message.ephemeral_message_id;
+  // An ephemeral message is there for its receiver only: nobody else can see it, let alone press it.
+  const message = ephemeralId === undefined ? state.chats.message(chatId, messageId) : state.chats.ephemeral(chatId, input.from.id, ephemeralId);
   if (message === undefined) {
-    throw new Error(`bot API emulator: message ${messageId} does not exist in chat ${chatId} (never sent, or deleted)`);
+    if (ephemeralId === undefined) throw new Error(`bot API emulator: message ${messageId} does not exist in chat ${chatId} (never sent, or deleted)`);
+    throw new Error(`bot API emulator: ephemeral message ${ephemeralId} for user ${input.from.id} does not exist in chat ${chatId} (never sent, deleted, expired, or someone else's)`);
   }
   if (!input.forged) {
     if (!message.by_bot) throw new Error(`bot API emulator: message ${messageId} in chat ${chatId} was not sent by the bot`);
@@ -168,6 +177,7 @@ export function userPressesButton(state: EmulatorState, input: PressButtonInput)
     created_ms: state.clock.nowMs(),
     forged: input.forged === true,
     answer: undefined,
+    ephemeral_message_id: ephemeralId,
   });
   state.updates.push('callback_query', {
     id,

@@ -36,6 +36,8 @@ export interface CallbackQueryRecord {
   created_ms: number;
   forged: boolean;
   answer: CallbackAnswer | undefined;
+  /** pressed on an ephemeral message (message_id is then 0) */
+  ephemeral_message_id: number | undefined;
 }
 
 export interface CommandsRecord {

@@ -27,6 +27,9 @@ export const isBotApiVersion = (value: string): value is BotApiVersion => /^\d{1
 export const METHODS_SINCE: Readonly<Record<string, BotApiVersion>> = {
   answerGuestQuery: '10.0',
   sendRichMessage: '10.1',
+  editEphemeralMessageText: '10.2',
+  editEphemeralMessageReplyMarkup: '10.2',
+  deleteEphemeralMessage: '10.2',
 };
 
 /**
@@ -52,6 +55,11 @@ export const FIELDS_SINCE: readonly FieldRule[] = [
   { methods: ['answerInlineQuery'], path: ['results', '*', 'input_message_content', 'rich_message'], since: '10.1' },
   ...buttonFields(['answerGuestQuery'], ['result', 'reply_markup']),
   { methods: ['answerGuestQuery'], path: ['result', 'input_message_content', 'rich_message'], since: '10.1' },
+  // Ephemeral messages (botapi-10.md §4.7): commands and replies came in 10.2; 10.3 replaced the
+  // top-level receiver_user_id / callback_query_id with ephemeral_message_parameters.
+  { methods: ['setMyCommands'], path: ['commands', '*', 'is_ephemeral'], since: '10.2' },
+  { methods: '*', path: ['reply_parameters', 'ephemeral_message_id'], since: '10.2' },
+  { methods: ['sendMessage', 'sendRichMessage', 'sendDocument'], path: ['ephemeral_message_parameters'], since: '10.3' },
 ];
 
 /** Update types newer than 7.0: an older server never sends them. */

@@ -62,9 +62,14 @@ export interface BotMessage {
    * `text` is the blocks as plain lines (a table row's cells joined by " | ").
    */
   rich: { source: Record<string, unknown>; blocks: RichBlock[] } | undefined;
+  /** an ephemeral message's id (message_id is then 0) and the one user who sees it */
+  ephemeral_message_id: number | undefined;
+  receiver_user_id: number | undefined;
+  /** the public message this ephemeral one is shown in place of, for its receiver */
+  replaces_message_id: number | undefined;
 }
 
-export function toBotMessage({ document, rich, ...message }: StoredMessage): BotMessage {
+export function toBotMessage({ document, rich, ephemeral, replaces_message_id: replaces, ...message }: StoredMessage): BotMessage {
   const copy = structuredClone(message);
   return {
     chat_id: copy.chat_id,
@@ -86,6 +91,9 @@ export function toBotMessage({ document, rich, ...message }: StoredMessage): Bot
     deleted: copy.deleted,
     document: document === undefined ? undefined : toBotDocument(document),
     rich: rich === undefined ? undefined : { source: structuredClone(rich.source), blocks: structuredClone(rich.blocks) },
+    ephemeral_message_id: ephemeral?.ephemeral_message_id,
+    receiver_user_id: ephemeral?.receiver_user_id,
+    replaces_message_id: replaces,
   };
 }
 
