@@ -38,12 +38,19 @@ export const zoneOf = (name: string): Zone => {
   let zone = zones.get(name);
   if (zone === undefined) {
     const intl = new Intl.DateTimeFormat('en-US', { timeZone: name, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' });
+    // Offsets are whole minutes: one reading serves every moment of a minute (most answers ask for now's).
+    let lastMinute = NaN;
+    let last: WallClock | undefined;
     zone = {
       name,
       wallClock: (moment) => {
+        const minute = Math.floor(moment / 60_000);
+        if (minute === lastMinute && last !== undefined) return { ...last };
         const parts: Record<string, number> = {};
         for (const part of intl.formatToParts(moment)) parts[part.type] = Number(part.value);
-        return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
+        last = { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute! };
+        lastMinute = minute;
+        return { ...last };
       },
     };
     zones.set(name, zone);

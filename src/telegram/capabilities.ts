@@ -48,9 +48,15 @@ export const GET_ME_MARKERS: ReadonlyArray<readonly [key: string, since: Version
  */
 const TRIED_WHEN_UNKNOWN: ReadonlySet<Capability> = new Set(['disabledButtons']);
 
+const ranks = new Map<Version, number>();
 const rank = (version: Version): number => {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major * 1000 + minor;
+  let known = ranks.get(version);
+  if (known === undefined) {
+    const [major = 0, minor = 0] = version.split('.').map(Number);
+    known = major * 1000 + minor;
+    ranks.set(version, known);
+  }
+  return known;
 };
 
 export type ServerFeatures = {
