@@ -32,10 +32,12 @@ const read = new WeakMap<object, GuestMessage | undefined>();
 export const guestMessageOf = (ctx: { update?: object }): GuestMessage | undefined => {
   const update = ctx.update;
   if (typeof update !== 'object' || update === null) return undefined;
-  if (read.has(update)) return read.get(update);
   const raw = (update as Record<string, unknown>).guest_message;
-  const parsed = raw === undefined ? undefined : guestMessageSchema.safeParse(raw);
-  const message = parsed?.success ? parsed.data : undefined;
+  // Nearly every update is no guest message: nothing to parse or remember.
+  if (raw === undefined) return undefined;
+  if (read.has(update)) return read.get(update);
+  const parsed = guestMessageSchema.safeParse(raw);
+  const message = parsed.success ? parsed.data : undefined;
   read.set(update, message);
   return message;
 };
