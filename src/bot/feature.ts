@@ -42,11 +42,23 @@ export const chain = (...layers: ReadonlyArray<Middleware<BotContext>>): Middlew
 const commandOf = (ctx: BotContext): { command: string; payload: string } | undefined => {
   const message = ctx.message;
   if (message === undefined || !('text' in message)) return undefined;
+  // Read once per message: every command layer of every feature asks.
+  let found = commands.get(message);
+  if (found === undefined) {
+    found = readCommand(message, ctx.me) ?? null;
+    commands.set(message, found);
+  }
+  return found ?? undefined;
+};
+
+const commands = new WeakMap<object, { command: string; payload: string } | null>();
+
+const readCommand = (message: Message.TextMessage, me: string): { command: string; payload: string } | undefined => {
   const entity = message.entities?.[0];
   if (entity?.type !== 'bot_command' || entity.offset > 0) return undefined;
   const [name, to] = message.text.slice(0, entity.length).split('@');
   if (!name) return undefined;
-  if (to && to.toLowerCase() !== ctx.me.toLowerCase()) return undefined;
+  if (to && to.toLowerCase() !== me.toLowerCase()) return undefined;
   return { command: name.slice(1), payload: message.text.slice(entity.length + 1) };
 };
 

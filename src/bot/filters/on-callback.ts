@@ -21,8 +21,9 @@ export const onCallback =
     type: T,
     handler: (ctx: BotContext, action: ActionOf<T>) => Promise<unknown>,
   ): MiddlewareFn<BotContext> =>
-  async (ctx, next) => {
+  // Not async: every update passes every button's layer, and most only hand it on.
+  (ctx, next) => {
     const action = callbackAction(ctx);
     if (action?.type !== type) return next();
-    await handler(ctx, action as ActionOf<T>);
+    return handler(ctx, action as ActionOf<T>).then(() => undefined);
   };
