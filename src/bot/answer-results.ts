@@ -6,12 +6,9 @@ import type { QueryRef } from './callback-data/codec.ts';
 import type { BotContext } from './context.ts';
 import type { Statuses } from './statuses.ts';
 import { renderLookup } from './views/lookup.ts';
-import { renderRecord, renderRichRecordView } from './views/record.ts';
+import { isSingle, renderRecord, renderRichRecordView } from './views/record.ts';
 import { renderStatusButtons } from './views/status.ts';
 import { watchState } from './watching.ts';
-
-/** A page that holds one record and no more: the lookup found exactly one. */
-export const isSingle = (results: Results): boolean => results.paging.offset === 0 && results.page.items.length === 1 && results.page.total <= 1;
 
 /**
  * How a lookup is answered, whether typed, pressed or pasted: one record found opens at once in

@@ -8,17 +8,19 @@ import { linkableMaterials, renderMaterialsKeyboard } from '../keyboards/materia
 import { renderRecordKeyboard, type RecordPlace } from '../keyboards/record.ts';
 import type { WatchState } from '../keyboards/watch-button.ts';
 import type { RichView, View } from '../../telegram/view.ts';
-import { recordsOf, withViews } from './resources.ts';
+import { recordsOf, withViews, type ResourceViews } from './resources.ts';
 
 type Place = { index: number; part: number };
 
-// A lookup that found this record alone has no list to go back to.
-const placeOf = (results: Results, refs: { list: QueryRef }, index: number, id: string): RecordPlace => ({
-  list: refs.list,
-  paging: results.paging,
-  index,
-  id,
-  alone: results.paging.offset === 0 && results.page.total <= 1 && recordsOf(results).items.length === 1,
+/** A page that holds one record and no more: the lookup found exactly one, so there is no list to go back to. */
+export const isSingle = (results: Results): boolean => results.paging.offset === 0 && results.page.items.length === 1 && results.page.total <= 1;
+
+const placeOf = (results: Results, refs: { list: QueryRef }, index: number, id: string): RecordPlace => ({ list: refs.list, paging: results.paging, index, id, alone: isSingle(results) });
+
+/** What both views of a record link to besides its parts: whether it has materials to choose from, its number to copy. */
+const linksOf = <R extends object>(results: Results, views: ResourceViews<R>, item: R, t: Translate) => ({
+  materials: linkableMaterials(results.resource, views.materials(item)).length > 0,
+  copy: views.copy(item, t),
 });
 
 /**
@@ -39,8 +41,7 @@ export const renderRecord = (
     const item = items[place.index];
     if (item === undefined) return undefined;
     const details = views.details(item, place.part, t, fmt, fetchedAt);
-    const materials = linkableMaterials(results.resource, views.materials(item)).length > 0;
-    const links = { ...details, materials, copy: views.copy(item, t) };
+    const links = { ...details, ...linksOf(results, views, item, t) };
     return { text: details.text, keyboard: renderRecordKeyboard(links, placeOf(results, refs, place.index, recordId(views.sapId(item))), t, { watch, back: true }) };
   });
 
@@ -62,8 +63,7 @@ export const renderRichRecordView = (
     const item = items[place.index];
     if (item === undefined) return undefined;
     const rich = views.rich(item, place.part, t, fmt, fetchedAt);
-    const materials = linkableMaterials(results.resource, views.materials(item)).length > 0;
-    const links = { part: rich.part, parts: rich.parts, relatedOrders: views.requests(item), materials, copy: views.copy(item, t) };
+    const links = { part: rich.part, parts: rich.parts, relatedOrders: views.requests(item), ...linksOf(results, views, item, t) };
     return {
       rich: rich.html,
       keyboard: renderRecordKeyboard(links, placeOf(results, refs, place.index, recordId(views.sapId(item))), t, { watch, back: false }),
