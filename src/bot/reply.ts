@@ -1,5 +1,5 @@
 import type { AnswerPlace, BotContext } from './context.ts';
-import { isChatNotFound, isMessageGone, isNotModified, isUnreachableChat } from '../telegram/errors.ts';
+import { isChatNotFound, isMessageGone, isMisaddressed, isNotModified, isUnreachableChat } from '../telegram/errors.ts';
 import { callBotApi, TelegramError, type BotApiParams, type InlineQueryResult } from '../telegram/telegraf/core.ts';
 import { fitHtml, isButtonWithoutAction, isMissingMethod, withFittedKeyboard } from '../telegram/fit.ts';
 import { isRichView, type MessageView, type RichView, type View } from '../telegram/view.ts';
@@ -46,8 +46,6 @@ const pressedRich = (ctx: BotContext): boolean => {
 
 const NO_PREVIEW = { is_disabled: true };
 
-const describedAs = (error: unknown): string => (error instanceof TelegramError ? (error.response.description ?? '') : '');
-
 /** A chat to send to: the update's (placeOf), or another one (the user's private chat). */
 type Where = ReturnType<typeof placeOf> | { chat_id: number };
 
@@ -85,7 +83,7 @@ const sendRich = async (ctx: BotContext, view: RichView, send: () => Promise<unk
     await send();
   } catch (error) {
     // Where the message goes is wrong, not what it holds: the HTML view would fail there too.
-    if (isNotModified(error) || isMessageGone(error) || isChatNotFound(error) || /thread not found|rights/i.test(describedAs(error))) throw error;
+    if (isNotModified(error) || isMessageGone(error) || isMisaddressed(error)) throw error;
     if (isMissingMethod(error)) ctx.features.lacks('richMessages', { refused: 'sendRichMessage' });
     else if (error instanceof TelegramError && error.code === 400) ctx.features.refused(view.label, { code: error.code, description: error.response.description });
     else throw error;

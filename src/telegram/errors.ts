@@ -35,5 +35,8 @@ export const isQueryTooOld = (error: unknown): boolean => described(error, /quer
 export const isUnreachableChat = (error: unknown): boolean =>
   error instanceof TelegramError && error.code === 403;
 
+/** Where a message was to go is wrong (a chat, a forum topic, the bot's rights there), not what it holds. */
+export const isMisaddressed = (error: unknown): boolean => described(error, /chat not found|thread not found|rights/i);
+
 /** A chat Telegram does not know for this bot: a user who never started it, a wrong id. */
 export const isChatNotFound = (error: unknown): boolean => described(error, /chat not found/i);
