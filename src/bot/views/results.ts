@@ -1,7 +1,7 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../query.ts';
-import { cachedCard, type MeasuredCard } from './common/card-cache.ts';
+import { cachedCard, type MeasuredCard } from './common/render-cache.ts';
 import { DEGRADE_STEPS, joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
@@ -43,7 +43,7 @@ const BLANK_LINE_LENGTH = BLANK_LINE.length;
  * The page's cards at degrade step `step`, numbered, measured one by one, as long as they could
  * still fit in `room` characters together (each after a blank line): rendering stops at the first
  * card past it, so a page of any length costs at most one message's worth of cards per step. Each
- * card is rendered once per record, language and step (card-cache.ts): a step tried again, or the
+ * card is rendered once per record, language and step (render-cache.ts): a step tried again, or the
  * page shown again while the portal cache holds it, costs a lookup per card.
  */
 const cardsWithin = (page: ResultsText, step: number, room: number, t: Translate, fmt: Formatter): { cards: Measured[]; fit: boolean } =>

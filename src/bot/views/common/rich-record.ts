@@ -25,8 +25,11 @@ export type RichTable = { kind: 'table'; header: readonly RichCell[]; rows: Read
 export type RichList = { kind: 'list'; label: string; items: readonly string[] };
 export type RichSection = RichTable | RichList;
 
-/** A record's content: a title and key-field lines (HTML, null: no value), its sections, the «обновлено» line. */
-export type RichContent = { title: string; head: ReadonlyArray<string | null>; sections: readonly RichSection[]; fetched: string | null };
+/** A record's content: a title and key-field lines (HTML, null: no value), its sections. */
+export type RichContent = { title: string; head: ReadonlyArray<string | null>; sections: readonly RichSection[] };
+
+/** Characters kept on every part for the «обновлено» footer, added after (withFooter): so a record's parts never depend on the time. */
+const FOOTER_CHARACTERS = 80;
 
 export type RichRecord = { html: string; part: number; parts: number };
 
@@ -69,7 +72,6 @@ const renderPart = (content: RichContent, slices: readonly Slice[], label: strin
       return section === undefined ? '' : renderSection(section, slice, t);
     }),
     tail === null ? '' : `<p>${tail}</p>`,
-    content.fetched === null ? '' : `<footer>${content.fetched}</footer>`,
   ].join('');
 };
 
@@ -81,7 +83,8 @@ const paginate = (content: RichContent, t: Translate): Slice[][] => {
   const frame = {
     // The heading, the key fields, a part's label, a note of lines not shown, the footer.
     blocks: 4,
-    characters: visibleLength([content.title, ...content.head.map((line) => line ?? ''), content.fetched ?? '', t('full.part', { part: 99, parts: 99 }), t('full.notShown', { count: 99_999 })].join('')),
+    characters:
+      FOOTER_CHARACTERS + visibleLength([content.title, ...content.head.map((line) => line ?? ''), t('full.part', { part: 99, parts: 99 }), t('full.notShown', { count: 99_999 })].join('')),
   };
   const parts: Slice[][] = [];
   let current: Slice[] = [];
@@ -111,7 +114,7 @@ const paginate = (content: RichContent, t: Translate): Slice[][] => {
 
 const countEntries = (slices: readonly Slice[]): number => slices.reduce((sum, { from, to }) => sum + to - from, 0);
 
-/** One part of a record as a rich message (the whole record when it fits, as records do), clamped to the parts there are. */
+/** One part of a record as a rich message (the whole record when it fits, as records do), clamped to the parts there are; no footer. */
 export const renderRichRecord = (content: RichContent, part: number, t: Translate): RichRecord => {
   const all = paginate(content, t);
   const parts = all.slice(0, MAX_RICH_PARTS);
@@ -123,3 +126,7 @@ export const renderRichRecord = (content: RichContent, part: number, t: Translat
   const tail = left > 0 ? t('full.notShown', { count: left }) : null;
   return { html: renderPart(content, slices, label, t, tail), part: index, parts: parts.length };
 };
+
+/** The part with its «обновлено» line (renderFetchedAt) as its footer, when there is one. */
+export const withFooter = (record: RichRecord, fetched: string | null): RichRecord =>
+  fetched === null ? record : { ...record, html: `${record.html}<footer>${fetched}</footer>` };

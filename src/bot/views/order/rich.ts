@@ -4,7 +4,8 @@ import type { Translate } from '../../../i18n.ts';
 import type { Order, OrderPosition } from '../../../portal/schemas.ts';
 import { clip, say, upTo } from '../common/card-parts.ts';
 import { renderFetchedAt } from '../common/fetched-at.ts';
-import { renderRichRecord, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord } from '../common/rich-record.ts';
+import { cachedRich } from '../common/render-cache.ts';
+import { renderRichRecord, withFooter, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord } from '../common/rich-record.ts';
 import { orderCurrency, orderSumLine, orderTitleLine, volumeLine } from './card.ts';
 import { orderStatusLabel } from './status.ts';
 
@@ -39,7 +40,7 @@ const prepaymentLine = (order: Order, t: Translate, fmt: Formatter): string | nu
 };
 
 /** An order's content for the rich view: the header, then every position as a row of one table. */
-export const orderRichContent = (order: Order, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichContent => ({
+export const orderRichContent = (order: Order, t: Translate, fmt: Formatter): RichContent => ({
   title: orderTitleLine(order, t, fmt, HEAD),
   head: [
     order.CRM_ID.trim() === '' ? null : say(t, 'order.crm', { value: clip(order.CRM_ID, HEAD) }),
@@ -66,9 +67,11 @@ export const orderRichContent = (order: Order, t: Translate, fmt: Formatter, fet
             rows: order.POSITION.map((position) => positionRow(position, fmt)),
           },
         ],
-  fetched: renderFetchedAt(t, fmt, fetchedAt, now),
 });
 
 /** An order in full as a rich message: its header and one table of its positions (line totals included). */
 export const renderOrderRich = (order: Order, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichRecord =>
-  renderRichRecord(orderRichContent(order, t, fmt, fetchedAt, now), part, t);
+  withFooter(
+    cachedRich(order, t, fmt, part, () => renderRichRecord(orderRichContent(order, t, fmt), part, t)),
+    renderFetchedAt(t, fmt, fetchedAt, now),
+  );

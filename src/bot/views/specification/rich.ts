@@ -6,7 +6,8 @@ import { specDocuments } from '../../../portal/documents.ts';
 import { clip, say, upTo } from '../common/card-parts.ts';
 import { renderFetchedAt } from '../common/fetched-at.ts';
 import { escapeHtml } from '../common/html.ts';
-import { RICH_CELL_TEXT, renderRichRecord, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord, type RichSection } from '../common/rich-record.ts';
+import { cachedRich } from '../common/render-cache.ts';
+import { RICH_CELL_TEXT, renderRichRecord, withFooter, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord, type RichSection } from '../common/rich-record.ts';
 import { renderDocument, specFields, specHeadLines } from './card.ts';
 import { relatedOrders } from './details.ts';
 import { consigneeNames } from './lists.ts';
@@ -45,7 +46,7 @@ const lists = (spec: Specification, t: Translate, fmt: Formatter): RichSection[]
  * weight and prepayment; its positions as a table with their planned production dates; its
  * consignees, documents and production requests as collapsible details blocks.
  */
-export const specRichContent = (spec: Specification, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichContent => {
+export const specRichContent = (spec: Specification, t: Translate, fmt: Formatter): RichContent => {
   const fields = specFields(spec, t, fmt, HEAD);
   return {
     title: fields.title,
@@ -62,9 +63,11 @@ export const specRichContent = (spec: Specification, t: Translate, fmt: Formatte
           ]),
       ...lists(spec, t, fmt),
     ],
-    fetched: renderFetchedAt(t, fmt, fetchedAt, now),
   };
 };
 
 export const renderSpecRich = (spec: Specification, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichRecord =>
-  renderRichRecord(specRichContent(spec, t, fmt, fetchedAt, now), part, t);
+  withFooter(
+    cachedRich(spec, t, fmt, part, () => renderRichRecord(specRichContent(spec, t, fmt), part, t)),
+    renderFetchedAt(t, fmt, fetchedAt, now),
+  );

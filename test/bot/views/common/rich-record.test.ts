@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createTranslator } from '../../../../src/i18n.ts';
-import { MAX_RICH_PARTS, renderRichRecord, type RichContent } from '../../../../src/bot/views/common/rich-record.ts';
+import { MAX_RICH_PARTS, renderRichRecord, withFooter, type RichContent } from '../../../../src/bot/views/common/rich-record.ts';
 import { readRichMessage } from '../../../support/bot-api/rich-message.ts';
 
 const en = createTranslator('en');
@@ -12,20 +12,21 @@ const content = (rows: number, name = 'Pipe', items = 0): RichContent => ({
     { kind: 'table', header: [{ text: 'No.' }, { text: 'Material' }, { text: 'Qty', right: true }], rows: Array.from({ length: rows }, (_, k) => [{ text: String(k + 1) }, { text: `${name} ${k}` }, { text: '1 t', right: true }]) },
     ...(items > 0 ? [{ kind: 'list' as const, label: 'Documents', items: Array.from({ length: items }, (_, k) => `No. ${k}`) }] : []),
   ],
-  fetched: '<i>updated 14:05</i>',
 });
+const FOOTER = '<i>updated 14:05</i>';
 
 /** Every part as Telegram reads it: each must be a message it takes. */
 const allParts = (record: RichContent) => {
   const first = renderRichRecord(record, 0, en);
-  return Array.from({ length: first.parts }, (_, part) => readRichMessage({ html: renderRichRecord(record, part, en).html }));
+  return Array.from({ length: first.parts }, (_, part) => readRichMessage({ html: withFooter(renderRichRecord(record, part, en), FOOTER).html }));
 };
 
 describe('a record as a rich message', () => {
   it('fits in one message as long as Telegram’s limits allow: 490 rows do', () => {
-    const record = renderRichRecord(content(490), 0, en);
+    const record = withFooter(renderRichRecord(content(490), 0, en), FOOTER);
     expect(record.parts).toBe(1);
     expect(readRichMessage({ html: record.html }).metrics.blocks).toBe(495);
+    expect(readRichMessage({ html: record.html }).text.split('\n').at(-1)).toBe('updated 14:05');
   });
 
   it('past 500 blocks, is cut into parts as the HTML view is: every row once, the header and key fields on each', () => {
@@ -49,12 +50,20 @@ describe('a record as a rich message', () => {
     expect(summaries[0]).toMatch(/^Documents \(1–\d+ of 300\)$/);
   });
 
+  it('is cut where it was whatever its footer: the parts never depend on the time', () => {
+    const long = content(100, 'П'.repeat(380), 300);
+    const plain = renderRichRecord(long, 1, en);
+    expect(withFooter(plain, FOOTER.repeat(3)).html).toBe(`${plain.html}<footer>${FOOTER.repeat(3)}</footer>`);
+    expect(withFooter(plain, null)).toBe(plain);
+    expect(readRichMessage({ html: withFooter(plain, '<i>' + 'x'.repeat(70) + '</i>').html }).metrics.characters).toBeLessThanOrEqual(32_768);
+  });
+
   it('a part asked for past the last is the last; thousands of entries: the rest counted on the last part', () => {
     expect(renderRichRecord(content(10), 5, en).part).toBe(0);
     const huge = content(60_000);
     const last = renderRichRecord(huge, 500, en);
     expect(last.parts).toBe(MAX_RICH_PARTS);
     expect(last.part).toBe(MAX_RICH_PARTS - 1);
-    expect(readRichMessage({ html: last.html }).text).toMatch(/\n\d+ more lines not shown\.\n/);
+    expect(readRichMessage({ html: withFooter(last, FOOTER).html }).text).toMatch(/\n\d+ more lines not shown\.\nupdated 14:05$/);
   });
 });

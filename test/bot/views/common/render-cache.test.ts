@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { createFormatter } from '../../../../src/format.ts';
 import { createTranslator } from '../../../../src/i18n.ts';
-import { cachedCard } from '../../../../src/bot/views/common/card-cache.ts';
+import { cachedCard, cachedRich } from '../../../../src/bot/views/common/render-cache.ts';
+import { renderOrderRich } from '../../../../src/bot/views/order/rich.ts';
 import { visibleLength } from '../../../../src/bot/views/common/html.ts';
 import { renderResultsText, type ResultsText } from '../../../../src/bot/views/results.ts';
 import { makeOrder } from '../../../fixtures/portal-records.ts';
@@ -37,6 +38,37 @@ describe('cachedCard', () => {
     cachedCard(record, en.t, en.fmt, 0, card.render);
     cachedCard(record, ru.t, ru.fmt, 3, card.render);
     expect(card.calls()).toBe(4);
+  });
+});
+
+describe('cachedRich', () => {
+  test('renders a part once per record, language and part; a forged part number is one of the parts there can be', () => {
+    const record = {};
+    let calls = 0;
+    const render = () => ((calls += 1), { html: `<p>${calls}</p>`, part: 0, parts: 1 });
+    const first = cachedRich(record, ru.t, ru.fmt, 0, render);
+    expect(cachedRich(record, ru.t, ru.fmt, 0, render)).toBe(first);
+    cachedRich(record, en.t, en.fmt, 0, render);
+    cachedRich(record, ru.t, ru.fmt, 1, render);
+    expect(calls).toBe(3);
+    cachedRich(record, ru.t, ru.fmt, Number.NaN, render);
+    cachedRich(record, ru.t, ru.fmt, -4, render);
+    expect(calls).toBe(3);
+    cachedRich(record, ru.t, ru.fmt, 10_000, render);
+    cachedRich(record, ru.t, ru.fmt, 99, render);
+    expect(calls).toBe(4);
+  });
+
+  test('an order opened again reads the same but for its «обновлено» time; the same order fetched anew shows its new data', () => {
+    const order = makeOrder();
+    const first = renderOrderRich(order, 0, ru.t, ru.fmt, new Date('2026-11-23T11:05:00Z'));
+    const again = renderOrderRich(order, 0, ru.t, ru.fmt, new Date('2026-11-23T11:07:00Z'));
+    expect(first.html).toContain('14:05');
+    expect(again.html).toContain('14:07');
+    expect(again.html.replace(/<footer>.*<\/footer>$/, '')).toBe(first.html.replace(/<footer>.*<\/footer>$/, ''));
+    const changed = renderOrderRich({ ...order, STATUS_TEXT: 'Отгружен полностью' }, 0, ru.t, ru.fmt, new Date('2026-11-23T11:07:00Z'));
+    expect(changed.html).toContain('Отгружен полностью');
+    expect(first.html).not.toContain('Отгружен полностью');
   });
 });
 
