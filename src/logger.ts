@@ -88,21 +88,44 @@ export type LoggerOptions = {
 };
 
 /**
- * Node's own standard error: a line is written at once and no thread pool is involved — a file or a
- * terminal is written synchronously; on a pipe, what the reader has no room for waits in memory
- * instead of stopping the event loop. (pino's default destination hands each line to libuv's
- * thread pool, four threads started for the log alone; written synchronously through it, a full
- * non-blocking pipe made it sleep 100 ms on the loop per retry.) A log sink that fails — its reader
- * gone (EPIPE), the disk of a log file full (ENOSPC) — does not stop the bot: the error is dropped
- * with the lines, there being nowhere left to say so.
+ * Node's own standard error: no thread pool is involved — a file or a terminal is written
+ * synchronously; on a pipe, what the reader has no room for waits in memory instead of stopping
+ * the event loop. (pino's default destination hands each line to libuv's thread pool, four threads
+ * started for the log alone; written synchronously through it, a full non-blocking pipe made it
+ * sleep 100 ms on the loop per retry.) The lines of one turn of the event loop go out as one write
+ * at its end (or at LINES_AT_ONCE bytes): a lookup's audit line was a write, a system call, of its
+ * own. A log sink that fails — its reader gone (EPIPE), the disk of a log file full (ENOSPC) —
+ * does not stop the bot: the error is dropped with the lines, there being nowhere left to say so.
  */
+const LINES_AT_ONCE = 64 * 1024;
 let guarded = false;
+let pending = '';
+let scheduled = false;
+const writePending = () => {
+  scheduled = false;
+  if (pending === '') return;
+  const lines = pending;
+  pending = '';
+  process.stderr.write(lines);
+};
+const stderrLines: DestinationStream = {
+  write(line: string) {
+    pending += line;
+    if (pending.length >= LINES_AT_ONCE) writePending();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(writePending);
+    }
+  },
+};
 export const standardError = (): DestinationStream => {
   if (!guarded) {
     guarded = true;
     process.stderr.on('error', () => {});
+    // An exit in the middle of a turn (process.exit) still writes what the turn logged.
+    process.on('exit', writePending);
   }
-  return process.stderr;
+  return stderrLines;
 };
 
 /**
@@ -113,6 +136,7 @@ export const standardError = (): DestinationStream => {
 export const flushStandardError = (timeoutMs: number): Promise<void> =>
   new Promise<void>((resolve) => {
     standardError(); // a failing sink answers the write below with an error, not a crash
+    writePending();
     const timer = setTimeout(resolve, timeoutMs);
     // Writes complete in order: an empty one's callback runs once those before it are written.
     process.stderr.write('', () => {

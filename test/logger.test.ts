@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { Telegram, TelegramError } from '../src/telegram/telegraf/core.ts';
-import { describe, expect, it } from 'vitest';
-import { createLogger, redactSecrets } from '../src/logger.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { createLogger, flushStandardError, redactSecrets, standardError } from '../src/logger.ts';
 import { ROOT } from './support/start-command.ts';
 
 const BOT_TOKEN = '7000000001:AAEmulatedTestToken-0123456789abcdefXYZ';
@@ -135,6 +135,31 @@ describe('the err serializer', () => {
 });
 
 describe('log lines on standard error', () => {
+  it('of one turn of the event loop go out as one write at its end, in order; a flush writes them at once', async () => {
+    const writes: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation(((chunk: string, callback?: () => void) => {
+      writes.push(String(chunk));
+      if (typeof callback === 'function') callback();
+      return true;
+    }) as typeof process.stderr.write);
+    try {
+      const destination = standardError();
+      destination.write('{"n":1}\n');
+      destination.write('{"n":2}\n');
+      expect(writes).toEqual([]);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes).toEqual(['{"n":1}\n{"n":2}\n']);
+      destination.write('{"n":3}\n');
+      await flushStandardError(1_000);
+      expect(writes.slice(1)).toEqual(['{"n":3}\n', '']);
+      // A burst past 64 KiB is written as it comes, not held.
+      destination.write(`${'x'.repeat(70_000)}\n`);
+      expect(writes).toHaveLength(4);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   // A child process logs through the real default destination; the test plays its log reader.
   const logging = (body: string) =>
     spawn(

@@ -34,6 +34,21 @@ export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalC
 const SAVED_FOR_MS = 10 * 60_000;
 const MAX_SAVED = 4_096;
 
+/** A bounded memo of what this process knows for SAVED_FOR_MS: cleared whole when full (an LRU is not worth it here). */
+const createMemo = <T>(now: () => number) => {
+  const entries = new Map<string, { value: T; at: number }>();
+  return {
+    get: (key: string): T | undefined => {
+      const known = entries.get(key);
+      return known !== undefined && now() - known.at < SAVED_FOR_MS ? known.value : undefined;
+    },
+    set: (key: string, value: T): void => {
+      if (entries.size >= MAX_SAVED) entries.clear();
+      entries.set(key, { value, at: now() });
+    },
+  };
+};
+
 export type LookupsDeps = {
   portal: LookupPortal;
   queries: QueryStore;
@@ -46,16 +61,18 @@ export type LookupsDeps = {
 };
 
 export const createLookups = ({ portal, queries, logger, now = Date.now, seen, counted }: LookupsDeps) => {
-  /** Queries too long for a button, by their text, with their key and when this process saved them. */
-  const saved = new Map<string, { key: string; at: number }>();
+  /** Queries too long for a button, by their text, with their key, as this process saved them. */
+  const saved = createMemo<string>(now);
+  // A key is its query's fingerprint (queryKey, src/store/query-store.ts): what it names never changes, so a
+  // query read once is taken as read for a while (the store's own use-time is kept hourly anyway).
+  const loaded = createMemo<Query>(now);
   const save = async (query: Query): Promise<string> => {
     const text = `${query.resource}\n${query.filter}\n${query.value}`;
-    const at = now();
     const known = saved.get(text);
-    if (known !== undefined && at - known.at < SAVED_FOR_MS) return known.key;
+    if (known !== undefined) return known;
     const key = await queries.save(query);
-    if (saved.size >= MAX_SAVED) saved.clear();
-    saved.set(text, { key, at });
+    saved.set(text, key);
+    loaded.set(key, query);
     return key;
   };
 
@@ -69,9 +86,12 @@ export const createLookups = ({ portal, queries, logger, now = Date.now, seen, c
     /** The query behind a button; a stored one is checked again as a typed command is (the store may be older). */
     resolve: async (ref: QueryRef): Promise<Query | undefined> => {
       if ('query' in ref) return ref.query;
+      const known = loaded.get(ref.key);
+      if (known !== undefined) return known;
       const stored = await queries.load(ref.key);
-      if (stored === undefined) return undefined;
-      return isQueryValue(stored.filter, stored.value) ? stored : undefined;
+      if (stored === undefined || !isQueryValue(stored.filter, stored.value)) return undefined;
+      loaded.set(ref.key, stored);
+      return stored;
     },
 
     /**

@@ -29,6 +29,31 @@ describe('resolving the query behind a button', () => {
   });
 });
 
+describe('a stored query read again', () => {
+  it('is read from the store once per key for ten minutes; a key saved here is not read at all', async () => {
+    const clock = { ms: Date.parse('2026-11-23T10:00:00Z') };
+    const loads: string[] = [];
+    const stored: Record<string, Query> = { good: { resource: 'specification', filter: 'CONTRACT_NUMBER', value: 'ДП-77/2026' } };
+    const lookups = createLookups({
+      portal: unusedPortal,
+      queries: { save: (query) => `key-${query.value}`, load: (key) => (loads.push(key), stored[key]) },
+      logger: pino({ level: 'silent' }),
+      now: () => clock.ms,
+    });
+    for (let press = 0; press < 3; press++) expect(await lookups.resolve({ key: 'good' })).toEqual(stored.good);
+    // What the store does not have, or holds no longer valid, is asked each time: it may come.
+    await lookups.resolve({ key: 'missing' });
+    await lookups.resolve({ key: 'missing' });
+    expect(loads).toEqual(['good', 'missing', 'missing']);
+    clock.ms += 10 * 60_000;
+    await lookups.resolve({ key: 'good' });
+    expect(loads).toEqual(['good', 'missing', 'missing', 'good']);
+    const key = await lookups.keyFor({ resource: 'order', filter: 'POSITION[MATERIAL_NAME]', value: 'труба' });
+    expect(await lookups.resolve({ key })).toEqual({ resource: 'order', filter: 'POSITION[MATERIAL_NAME]', value: 'труба' });
+    expect(loads).toHaveLength(4);
+  });
+});
+
 describe('the reference a button carries', () => {
   const counting = () => {
     const saves: Query[] = [];

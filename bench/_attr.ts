@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { frameName, isOwnCode } from './profile-frames.ts';
+type CF = { functionName: string; url: string; lineNumber: number };
+type N = { id: number; callFrame: CF; children?: number[] };
+const p = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: N[]; samples: number[]; timeDeltas: number[] };
+const parent = new Map<number, number>();
+for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const byId = new Map(p.nodes.map((n) => [n.id, n]));
+const own = (n: N) => isOwnCode(frameName(n.callFrame as never));
+const name = (n: N) => frameName(n.callFrame as never);
+const acc = new Map<string, number>(); let total = 0;
+p.samples.forEach((id, i) => {
+  const d = p.timeDeltas[i] ?? 0;
+  let n = byId.get(id)!; const leaf = n;
+  if (['(idle)','(program)'].includes(leaf.callFrame.functionName)) return;
+  total += d;
+  let cur: N | undefined = n;
+  while (cur && !own(cur)) cur = byId.get(parent.get(cur.id)!);
+  const key = cur ? name(cur) : `[no own frame] ${leaf.callFrame.functionName}`;
+  acc.set(key, (acc.get(key) ?? 0) + d);
+});
+const rows = [...acc].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[3] ?? 40));
+for (const [k, v] of rows) console.log(`${(100 * v / total).toFixed(1).padStart(5)}%  ${(v / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+console.log('busy', (total/1000).toFixed(0), 'ms');
