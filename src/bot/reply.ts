@@ -1,6 +1,6 @@
 import type { AnswerPlace, BotContext } from './context.ts';
 import { isChatNotFound, isMessageGone, isMisaddressed, isNotModified, isUnreachableChat } from '../telegram/errors.ts';
-import { callBotApi, TelegramError, type BotApiParams, type InlineQueryResult } from '../telegram/telegraf/core.ts';
+import { callBotApi, callBotApiForEffect, TelegramError, type BotApiParams, type InlineQueryResult } from '../telegram/telegraf/core.ts';
 import { fitHtml, isButtonWithoutAction, isMissingMethod, withFittedKeyboard } from '../telegram/fit.ts';
 import { isRichView, type MessageView, type RichView, type View } from '../telegram/view.ts';
 import { packCallback } from './callback-data/codec.ts';
@@ -51,7 +51,7 @@ type Where = ReturnType<typeof placeOf> | { chat_id: number };
 
 const sendHtml = (ctx: BotContext, view: View, where: Where = placeOf(ctx)) =>
   withFittedKeyboard(view.keyboard, ctx.features, (keyboard) =>
-    callBotApi(ctx.telegram, 'sendMessage', {
+    callBotApiForEffect(ctx.telegram, 'sendMessage', {
       ...where,
       text: fitHtml(view.text, ctx.features),
       parse_mode: 'HTML',
@@ -62,7 +62,7 @@ const sendHtml = (ctx: BotContext, view: View, where: Where = placeOf(ctx)) =>
 
 const editHtml = (ctx: BotContext, view: View) =>
   withFittedKeyboard(view.keyboard, ctx.features, (keyboard) =>
-    callBotApi(ctx.telegram, 'editMessageText', {
+    callBotApiForEffect(ctx.telegram, 'editMessageText', {
       ...targetOf(ctx),
       text: fitHtml(view.text, ctx.features),
       parse_mode: 'HTML',
@@ -100,7 +100,7 @@ const sendView = async (ctx: BotContext, view: MessageView, where: Where): Promi
     view,
     () =>
       withFittedKeyboard(view.keyboard, ctx.features, (keyboard) =>
-        callBotApi(ctx.telegram, 'sendRichMessage', { ...where, rich_message: richMessage(ctx, view), reply_markup: { inline_keyboard: keyboard } }),
+        callBotApiForEffect(ctx.telegram, 'sendRichMessage', { ...where, rich_message: richMessage(ctx, view), reply_markup: { inline_keyboard: keyboard } }),
       ),
     where,
   );
@@ -316,7 +316,7 @@ export const editView = async (ctx: BotContext, view: MessageView): Promise<void
     if (rich !== undefined && pressedRich(ctx)) {
       return await sendRich(ctx, rich, () =>
         withFittedKeyboard(rich.keyboard, ctx.features, (keyboard) =>
-          callBotApi(ctx.telegram, 'editMessageText', { ...targetOf(ctx), rich_message: richMessage(ctx, rich), reply_markup: { inline_keyboard: keyboard } }),
+          callBotApiForEffect(ctx.telegram, 'editMessageText', { ...targetOf(ctx), rich_message: richMessage(ctx, rich), reply_markup: { inline_keyboard: keyboard } }),
         ),
       );
     }

@@ -20,6 +20,10 @@ import { callWithinDeadline } from './update-scope.ts';
 
 type Envelope = { ok: boolean; result?: unknown; error_code: number; description: string; parameters?: { retry_after?: number; migrate_to_chat_id?: number } };
 
+/** How every answer that says ok begins, as Telegram writes it: enough to know a call went through. */
+const OK_ANSWER = Buffer.from('{"ok":true');
+const saysOk = (bytes: Uint8Array): boolean => bytes.length > OK_ANSWER.length && OK_ANSWER.every((byte, index) => bytes[index] === byte);
+
 const omitEmpty = (_key: string, value: unknown) => (value == null ? undefined : value);
 
 /**
@@ -86,13 +90,16 @@ export const createBotApiClient = ({ apiRoot, token, onRateLimited }: BotApiClie
     }
   };
 
-  const send = async (method: string, payload: object, signal: AbortSignal | undefined): Promise<unknown> => {
+  const send = async (method: string, payload: object, signal: AbortSignal | undefined, resultUnused: boolean): Promise<unknown> => {
     const { statusCode, body } = await exchange(method, payload, signal);
     if (statusCode >= 500) {
       await body.dump();
       throw new TelegramHttpError(method, statusCode, `the Bot API answered ${method} with HTTP ${statusCode} ${STATUS_CODES[statusCode] ?? 'Server Error'}`);
     }
-    const text = await body.text();
+    // A result nobody reads (a view sent): an answer that says ok is not decoded; any other is, as always.
+    const bytes = resultUnused && statusCode === 200 ? await body.bytes() : undefined;
+    if (bytes !== undefined && saysOk(bytes)) return true;
+    const text = bytes === undefined ? await body.text() : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
     let data: Envelope;
     try {
       data = JSON.parse(text) as Envelope;
@@ -106,8 +113,9 @@ export const createBotApiClient = ({ apiRoot, token, onRateLimited }: BotApiClie
     return data.result;
   };
 
-  const callApi = (method: string, payload: object = {}, { signal }: { signal?: AbortSignal } = {}): Promise<unknown> =>
-    callWithinDeadline(method, signal, (combined) => send(method, payload, combined));
+  /** Telegraf's callApi; `resultUnused` (callBotApiForEffect): the caller reads no result, only success or the error. */
+  const callApi = (method: string, payload: object = {}, { signal, resultUnused = false }: { signal?: AbortSignal; resultUnused?: boolean } = {}): Promise<unknown> =>
+    callWithinDeadline(method, signal, (combined) => send(method, payload, combined, resultUnused));
 
   return {
     callApi: callApi as unknown as CallApi,

@@ -48,6 +48,30 @@ describe('the Bot API client', () => {
     await client.close();
   });
 
+  it('for a result nobody reads, tells success and refusal as always, whatever the answer looks like', async () => {
+    const client = createBotApiClient({ apiRoot: root, token: TOKEN });
+    const unused = (method: string, payload: object) =>
+      (client.callApi as unknown as (m: string, p: object, o: { resultUnused: boolean }) => Promise<unknown>)(method, payload, { resultUnused: true });
+    answer = json(200, { ok: true, result: { message_id: 7, text: 'Заказ №1 '.repeat(200) } });
+    expect(await unused('sendMessage', { chat_id: 1, text: 'x' })).toBe(true);
+    // Spaced JSON, or ok:false with a 200 (as no server sends, but a proxy might): read in full.
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{ "ok": true, "result": { "message_id": 8 } }');
+    };
+    expect(await unused('sendMessage', { chat_id: 1, text: 'x' })).toEqual({ message_id: 8 });
+    answer = json(200, { ok: false, error_code: 400, description: 'Bad Request: message is not modified' });
+    await expect(unused('editMessageText', { chat_id: 1, text: 'x' })).rejects.toMatchObject({ code: 400, description: 'Bad Request: message is not modified' });
+    answer = json(403, { ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' });
+    await expect(unused('sendMessage', { chat_id: 1, text: 'x' })).rejects.toBeInstanceOf(TelegramError);
+    answer = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('{"ok":tr');
+    };
+    await expect(unused('sendMessage', { chat_id: 1, text: 'x' })).rejects.toBeInstanceOf(TelegramHttpError);
+    await client.close();
+  });
+
   it('keeps the path of an API root that has one, as Telegraf does', async () => {
     answer = json(200, { ok: true, result: true });
     const client = createBotApiClient({ apiRoot: `${root}/telegram/`, token: TOKEN });

@@ -45,5 +45,12 @@ export type BotApiResult<M extends keyof ApiMethods<never>> = ReturnType<ApiMeth
 export const callBotApi = <M extends keyof ApiMethods<never>>(telegram: Pick<Telegram, 'callApi'>, method: M, payload: BotApiParams<M>): Promise<BotApiResult<M>> =>
   (telegram.callApi as unknown as (method: M, payload: BotApiParams<M>) => Promise<BotApiResult<M>>)(method, payload);
 
+/**
+ * As callBotApi, for a call whose result nobody reads (a view sent or edited): our client then
+ * skips decoding Telegram's copy of the message when the answer says ok (src/telegram/bot-api-client.ts).
+ */
+export const callBotApiForEffect = <M extends keyof ApiMethods<never>>(telegram: Pick<Telegram, 'callApi'>, method: M, payload: BotApiParams<M>): Promise<unknown> =>
+  (telegram.callApi as unknown as (method: M, payload: BotApiParams<M>, options: { resultUnused: true }) => Promise<unknown>)(method, payload, { resultUnused: true });
+
 /** A middleware function of a function or a middleware object (`{ middleware() }`), as Telegraf takes them. */
 export const unwrapMiddleware = <C extends Context>(layer: Middleware<C>): MiddlewareFn<C> => Composer.unwrap(layer);

@@ -1,0 +1,21 @@
+import { readFileSync } from 'node:fs';
+import { frameName } from './profile-frames.ts';
+type N = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] };
+const p = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { nodes: N[]; samples: number[]; timeDeltas: number[] };
+const target = process.argv[3]!;
+const parent = new Map<number, number>();
+for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const byId = new Map(p.nodes.map((n) => [n.id, n]));
+const acc = new Map<string, number>(); let tot = 0;
+p.samples.forEach((id, i) => {
+  const d = p.timeDeltas[i] ?? 0;
+  const leaf = byId.get(id)!;
+  let cur: N | undefined = leaf;
+  while (cur && !frameName(cur.callFrame as never).startsWith(target)) cur = byId.get(parent.get(cur.id)!);
+  if (!cur) return;
+  tot += d;
+  const key = frameName(leaf.callFrame as never);
+  acc.set(key, (acc.get(key) ?? 0) + d);
+});
+console.log('total under', target, (tot/1000).toFixed(0), 'ms');
+for (const [k, v] of [...acc].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[4] ?? 25))) console.log(`${(v / 1000).toFixed(0).padStart(6)} ms  ${k}`);
