@@ -43,6 +43,7 @@ export type Statuses = ReturnType<typeof createStatuses>;
 
 export const createStatuses = ({ store, names = NO_STATUS_NAMES, logger, now }: { store: StatusStore; names?: StatusNames; logger: Logger; now: () => number }) => {
   const storeTrouble = createStoreTrouble(logger, 'the learned statuses cannot reach the store: statuses known so far are used', now);
+  const pagesSeen = new WeakSet<object>();
   /** What this process knows, keyed by resource, field and code: the text seen last. */
   const known = new Map<string, StatusPair>();
   const keyOf = (pair: StatusPair) => `${pair.resource}\n${pair.field}\n${pair.code}`;
@@ -71,6 +72,9 @@ export const createStatuses = ({ store, names = NO_STATUS_NAMES, logger, now }: 
   return {
     /** A page found: the pairs this process had not seen are kept (a failing store loses nothing but them). */
     seen(results: Results): void {
+      // A page the portal cache hands out again (the same object) has nothing new to tell.
+      if (pagesSeen.has(results.page.items)) return;
+      pagesSeen.add(results.page.items);
       const fresh = statusesOf(results).filter((pair) => pair.code.trim() !== '' && known.get(keyOf(pair))?.text !== pair.text.trim());
       if (fresh.length === 0 || known.size >= MAX_KNOWN) return;
       for (const pair of fresh) known.set(keyOf(pair), { ...pair, code: pair.code.trim(), text: pair.text.trim() });

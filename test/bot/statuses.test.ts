@@ -65,6 +65,23 @@ describe('statuses by name', () => {
     ]);
   });
 
+  it('does not read again a page the portal cache hands out again (the same object)', () => {
+    const statuses = createStatuses({ store: { all: () => [], learn: () => undefined }, logger, now: () => 0 });
+    const page = orderPage([['production', 'Производство']]);
+    let reads = 0;
+    const [order] = page.page.items as Array<Record<string, unknown>>;
+    Object.defineProperty(order, 'STATUS', { get: () => ((reads += 1), 'production') });
+    statuses.seen(page);
+    const once = reads;
+    expect(once).toBeGreaterThan(0);
+    statuses.seen({ ...page, paging: { limit: 5, offset: 0 } });
+    expect(reads).toBe(once);
+    // The same records fetched again are new objects: read again.
+    const items = [...(page.page.items as ReturnType<typeof makeOrder>[])];
+    statuses.seen({ ...page, resource: 'order', page: { ...page.page, items } } as Results);
+    expect(reads).toBeGreaterThan(once);
+  });
+
   it('takes the operator’s names in either language, and lists every status it knows in the order of its codes', async () => {
     const names = await parseStatusNames('names.json', JSON.stringify({ statuses: { '60': { ru: 'Подписан', en: 'Signed' }, '10': { ru: 'Черновик', en: 'Draft' } } }));
     const store: StatusStore = { all: () => [{ resource: 'specification', field: 'STATUS', code: '20', text: '' }], learn: () => undefined };

@@ -1,7 +1,7 @@
 import type { Formatter } from '../../format.ts';
 import type { Translate } from '../../i18n.ts';
 import type { Query } from '../../query.ts';
-import { cachedCard, type MeasuredCard } from './common/render-cache.ts';
+import { cachedCard, cachedPageCards, type MeasuredCard } from './common/render-cache.ts';
 import { DEGRADE_STEPS, joinLines } from './common/card-parts.ts';
 import { describeQuery } from './common/describe-query.ts';
 import { renderFetchedAt } from './common/fetched-at.ts';
@@ -63,13 +63,13 @@ const cardsWithin = (page: ResultsText, step: number, room: number, t: Translate
     return { cards, fit: true };
   });
 
-/** One message for a page of records, within Telegram's 4096 characters for any records. */
-export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatter): string => {
-  if (page.items.length === 0) return renderNothingFound(page.query, t, fmt);
-  const header = renderHeader(page, t, fmt);
-  // HTML lengths add up: every card and the header close their own tags and entities.
-  const room = TELEGRAM_TEXT_LIMIT - visibleLength(header);
-  const join = (cards: readonly Measured[], ...rest: string[]) => [header, ...cards.map((card) => card.html), ...rest].join(BLANK_LINE);
+/**
+ * The page's cards fitted to `room` characters, each after a blank line but the first: with a
+ * card's details left out step by step until they fit, else whole cards left out from the end
+ * and a note of how many.
+ */
+const fitCards = (page: ResultsText, room: number, t: Translate, fmt: Formatter): string => {
+  const join = (cards: readonly Measured[], ...rest: string[]) => [...cards.map((card) => card.html), ...rest].join(BLANK_LINE);
   const notShown = (count: number) =>
     t(page.query.resource === 'order' ? 'results.ordersNotShown' : 'results.specificationsNotShown', { count });
   let cards: Measured[] = [];
@@ -87,7 +87,20 @@ export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatte
     const note = notShown(page.items.length - shown);
     if (lengths[shown]! + BLANK_LINE_LENGTH + visibleLength(note) <= room) return join(cards.slice(0, shown), note);
   }
-  return [header, notShown(page.items.length)].join(BLANK_LINE);
+  return notShown(page.items.length);
+};
+
+/**
+ * One message for a page of records, within Telegram's 4096 characters for any records. The cards
+ * depend on the header only through the room it leaves: fitted once per page, language, offset
+ * and room while the portal cache holds the page (render-cache.ts), the header written each time.
+ */
+export const renderResultsText = (page: ResultsText, t: Translate, fmt: Formatter): string => {
+  if (page.items.length === 0) return renderNothingFound(page.query, t, fmt);
+  const header = renderHeader(page, t, fmt);
+  // HTML lengths add up: every card and the header close their own tags and entities.
+  const room = TELEGRAM_TEXT_LIMIT - visibleLength(header);
+  return `${header}${BLANK_LINE}${cachedPageCards(page.items, t, fmt, page.offset, room, () => fitCards(page, room, t, fmt))}`;
 };
 
 /** "No orders found" with the filter that was used. */

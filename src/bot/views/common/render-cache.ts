@@ -6,14 +6,15 @@ import { MAX_RICH_PARTS, type RichRecord } from './rich-record.ts';
 /** A card's HTML and the length Telegram counts for it. */
 export type MeasuredCard = { html: string; length: number };
 
-type Rendered = { t: Translate; fmt: Formatter; cards: Array<MeasuredCard | undefined>; rich: Array<RichRecord | undefined> };
+type Rendered = { t: Translate; fmt: Formatter; cards: Array<MeasuredCard | undefined>; rich: Array<RichRecord | undefined>; pages?: Map<string, string> };
 
 // A record's card and its rich view are pure functions of the record, the language (translator and
-// formatter) and the card's degrade step or the rich view's part; records are the portal cache's
-// shared, never-mutated objects, the same object on every hit. So each is rendered once per
-// record, language and step or part, and kept exactly as long as its record: while the portal
-// cache holds the page (a WeakMap holds no record alive), so what is kept is bounded by that
-// cache's size and time. A page re-shown (◀ ▶, another user's same lookup) renders nothing.
+// formatter) and the card's degrade step or the rich view's part, and a page's cards together of
+// its records, the language, its offset and the room its header leaves; records and pages are the
+// portal cache's shared, never-mutated objects, the same object on every hit. So each is rendered
+// once per record or page, language and the rest, and kept exactly as long as its record or page:
+// while the portal cache holds it (a WeakMap holds nothing alive), so what is kept is bounded by
+// that cache's size and time. A page re-shown (◀ ▶, another user's same lookup) renders nothing.
 const rendered = new WeakMap<object, Rendered[]>();
 
 const renderedIn = (record: object, t: Translate, fmt: Formatter): Rendered => {
@@ -49,4 +50,17 @@ export const cachedRich = (record: object, t: Translate, fmt: Formatter, part: n
   // A forged part number names no more than the parts there can be.
   const key = Math.min(Math.max(0, Math.trunc(part) || 0), MAX_RICH_PARTS);
   return (rich[key] ??= render());
+};
+
+/** The cards of a page of `records` (its items array) at `offset`, fitted to `room` characters, rendered by `render` only the first time. */
+export const cachedPageCards = (records: object, t: Translate, fmt: Formatter, offset: number, room: number, render: () => string): string => {
+  const entry = renderedIn(records, t, fmt);
+  const pages = (entry.pages ??= new Map());
+  const key = `${offset}:${room}`;
+  let cards = pages.get(key);
+  if (cards === undefined) {
+    cards = render();
+    pages.set(key, cards);
+  }
+  return cards;
 };

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { createFormatter } from '../../../../src/format.ts';
 import { createTranslator } from '../../../../src/i18n.ts';
-import { cachedCard, cachedRich } from '../../../../src/bot/views/common/render-cache.ts';
+import { cachedCard, cachedPageCards, cachedRich } from '../../../../src/bot/views/common/render-cache.ts';
 import { renderOrderRich } from '../../../../src/bot/views/order/rich.ts';
 import { visibleLength } from '../../../../src/bot/views/common/html.ts';
 import { renderResultsText, type ResultsText } from '../../../../src/bot/views/results.ts';
@@ -72,6 +72,21 @@ describe('cachedRich', () => {
   });
 });
 
+describe('cachedPageCards', () => {
+  test('fits a page once per language, offset and room its header leaves', () => {
+    const items: object[] = [];
+    const page = counting('<b>1.</b> card');
+    expect(cachedPageCards(items, ru.t, ru.fmt, 0, 4000, page.render)).toBe('<b>1.</b> card');
+    cachedPageCards(items, ru.t, ru.fmt, 0, 4000, page.render);
+    expect(page.calls()).toBe(1);
+    cachedPageCards(items, ru.t, ru.fmt, 0, 3990, page.render);
+    cachedPageCards(items, ru.t, ru.fmt, 5, 4000, page.render);
+    cachedPageCards(items, en.t, en.fmt, 0, 4000, page.render);
+    cachedPageCards([], ru.t, ru.fmt, 0, 4000, page.render);
+    expect(page.calls()).toBe(5);
+  });
+});
+
 describe('a results page shown again', () => {
   const page = (items: ReturnType<typeof makeOrder>[]): ResultsText => ({
     resource: 'order',
@@ -108,5 +123,11 @@ describe('a results page shown again', () => {
       expect(visibleLength(first)).toBeGreaterThan(3000);
       expect(first).toContain(`<b>${offset + 1}.</b> `);
     }
+    // A longer header (the date beside the time, a larger total) leaves less room: fitted anew.
+    const short = renderResultsText({ ...page(items), fetchedAt: new Date('2026-11-23T11:05:00Z') }, ru.t, ru.fmt);
+    const longer = renderResultsText({ ...page(items), total: 123_456, fetchedAt: new Date('2026-11-23T11:05:00Z'), now: new Date('2026-11-25T11:05:00Z') }, ru.t, ru.fmt);
+    expect(visibleLength(short)).toBeLessThanOrEqual(4096);
+    expect(visibleLength(longer)).toBeLessThanOrEqual(4096);
+    expect(visibleLength(longer)).toBeGreaterThan(3000);
   });
 });
