@@ -100,10 +100,14 @@ export const createAnswersFeature = ({
     return base;
   };
 
-  feature.use(async (ctx, next) => {
-    const place = await placeFor(ctx);
-    if (place !== undefined) ctx.answerPlace = place;
-    return next();
+  // Not async for an update outside a group (most of them): it is handed on at once.
+  feature.use((ctx, next) => {
+    const type = ctx.chat?.type;
+    if (type !== 'group' && type !== 'supergroup') return next();
+    return placeFor(ctx).then((place) => {
+      if (place !== undefined) ctx.answerPlace = place;
+      return next();
+    });
   });
 
   /** Whether ephemeral messages can be used here: known, or (before 10.2) ruled out by the 404 of a method only newer servers have. */
