@@ -127,7 +127,8 @@ const buildFormatter = (locale: Locale, timeZone: string): Formatter => {
   const number = numberFormat(locale, 0, 3);
   const money = numberFormat(locale, 2, 2);
   const metres = numberFormat(locale, 0, 2);
-  const pieces = numberFormat(locale, 0, 0);
+  // Counts of records (the «1–5 из 23» of every results page) repeat: each is formatted once.
+  const pieces = remembered(numberFormat(locale, 0, 0), 4_096);
   const byKind: Record<UnitKind, (value: number | null) => string> = {
     tonnes: number,
     metres,

@@ -35,7 +35,7 @@ export type ResourceViews<R> = {
   /** What its copy button shows and copies: its number as people quote it. */
   copy(record: R, t: Translate): { label: string; text: string };
   /** The materials of its positions, each once. */
-  materials(record: R): Material[];
+  materials(record: R): readonly Material[];
   /** The SAP numbers of its production requests, each once (specifications). */
   requests(record: R): string[];
   /** The records as workbook sheets (src/export/write-workbook.ts writes them). */
@@ -72,14 +72,27 @@ const RESOURCE_VIEWS: { order: ResourceViews<Order>; specification: ResourceView
   },
 };
 
+type Positions = ReadonlyArray<{ MATERIAL_SAP_ID: string; MATERIAL_NAME: string }>;
+
 /** The materials of positions, by code, each once (the first name it has). */
-const materialsOf = (positions: ReadonlyArray<{ MATERIAL_SAP_ID: string; MATERIAL_NAME: string }>): Material[] => {
+const listMaterials = (positions: Positions): Material[] => {
   const byCode = new Map<string, string>();
   for (const position of positions) {
     const code = position.MATERIAL_SAP_ID.trim();
     if (code !== '' && !byCode.has(code)) byCode.set(code, position.MATERIAL_NAME.trim());
   }
   return [...byCode].map(([code, name]) => ({ code, name }));
+};
+
+// A record's positions are the portal cache's shared, never-mutated array: listed once while it holds them.
+const listed = new WeakMap<Positions, readonly Material[]>();
+const materialsOf = (positions: Positions): readonly Material[] => {
+  let materials = listed.get(positions);
+  if (materials === undefined) {
+    materials = listMaterials(positions);
+    listed.set(positions, materials);
+  }
+  return materials;
 };
 
 /** The records of a page of results. */
