@@ -221,7 +221,8 @@ const encode = (action: CallbackAction): string => {
 
 export const packCallback = (action: CallbackAction): string => {
   const data = encode(action);
-  if (Buffer.byteLength(data, 'utf8') > CALLBACK_DATA_MAX_BYTES || !PRINTABLE_ASCII.test(data)) {
+  // Printable ASCII is a byte a character: its length is its size.
+  if (!PRINTABLE_ASCII.test(data) || data.length > CALLBACK_DATA_MAX_BYTES) {
     throw new RangeError(`callback data must be printable ASCII of at most ${CALLBACK_DATA_MAX_BYTES} bytes: ${data}`);
   }
   return data;
