@@ -22,6 +22,7 @@ import { FLOOR_MARKERS, renderFloorSection } from './floor-report.ts';
 import { LAYERS_MARKERS, renderLayersSection, runLayersBench } from './layers.ts';
 import { CHECKS_MARKERS, renderChecksSection, runChecks } from './checks.ts';
 import { RECORDS_MARKERS, renderRecordsSection, runRecordsBench } from './records.ts';
+import { renderCompare, runCompare } from './compare.ts';
 import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatchSection, WATCH_MARKERS, WATCH_REPLICAS_MARKERS } from './watch-report.ts';
 
 // npm run bench [-- --quick] [--users 200] [--seconds 12] [--rate 1000] [--profile]
@@ -43,6 +44,8 @@ import { renderWatchReplicasSection, renderWatchSection, watchSection, writeWatc
 // npm run bench -- --records [--quick] [--runs 3]: issue 31's record view alone (bench/records.ts:
 // an order of 60 positions refreshed, as a rich message and as today's HTML view, taking turns),
 // which `npm run bench` also runs; it writes only its section.
+// npm run bench -- --compare <git ref> [--runs 6]: the bot at that ref against the working tree's,
+// fresh bots taking turns in the saturated lookup mix (bench/compare.ts); prints, writes nothing.
 // docs/performance.md says what each scenario is for and holds the figures that matter.
 
 // `--replicas` alone is the replicas scenario; `--replicas 2` (with --watch) a number of replicas.
@@ -74,6 +77,7 @@ const { values: args } = parseArgs({
     bots: { type: 'string' },
     checks: { type: 'boolean', default: false },
     records: { type: 'boolean', default: false },
+    compare: { type: 'string' },
   },
 });
 const USERS = Number(args.users);
@@ -549,6 +553,18 @@ const checksMain = () => {
 
 // npm run bench -- --export [--quick]: the export scenario alone (bench/export.ts), which writes only the "Export" section.
 const exportOnly = () => exportMain({ root, outPath, quick: args.quick, command: `npm run bench -- ${argv.join(' ')}` });
+// npm run bench -- --compare <ref>: the working tree's bot against the ref's (bench/compare.ts).
+const compareMain = async (ref: string) => {
+  const temp = mkdtempSync(join(tmpdir(), 'bot-bench-'));
+  try {
+    log(`the bot at ${ref} against the working tree's, taking turns`);
+    const result = await runCompare({ ...FLOOR_SETTING, root, temp, manyUsers: 0, fewUsers: 100, log, ref, rounds: Number(args.runs ?? 6) });
+    process.stdout.write(`\n${renderCompare(result)}\n`);
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+};
+
 // The bot is measured as npm start runs it: built first (npm run bench does not run prestart).
 buildAsNpmStart();
-await (args.records ? recordsMain() : args.checks ? checksMain() : args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
+await (args.compare !== undefined ? compareMain(args.compare) : args.records ? recordsMain() : args.checks ? checksMain() : args.export ? exportOnly() : args.layers ? layersMain() : args.floor ? floorMain() : args.watch ? watchMain() : args.replicas === 'scenario' ? replicasMain() : main());
