@@ -61,15 +61,8 @@ export const accessMiddleware = (access: Access, { limits, logger, now = Date.no
       return false;
     }
   };
-  return async (ctx, next) => {
-    const userId = ctx.from?.id;
-    if (ctx.inlineQuery || ctx.myChatMember || guestMessageOf(ctx)) return next();
-    if (userId !== undefined && access.isAllowedUser(userId, ctx.chat?.id)) {
-      seen?.(userId, ctx.chat?.id);
-      return next();
-    }
-    if (access.options.anyone) return next();
-    if (userId === undefined) return;
+  /** A stranger: a press is answered with the refusal, a message to the bot refused now and then. */
+  const refuse = async (ctx: BotContext, userId: number): Promise<void> => {
     if (ctx.callbackQuery) {
       if (requests && isAccessRequest(ctx)) return requests.open(ctx);
       await ctx.answerOnce(renderAccessDenied(userId, ctx.chat, ctx.t), true);
@@ -78,5 +71,17 @@ export const accessMiddleware = (access: Access, { limits, logger, now = Date.no
     if (isAddressedToMe(ctx) && (await mayRefuse(ctx.chat, userId))) {
       await replyView(ctx, renderRefusal(userId, ctx.chat, ctx.t));
     }
+  };
+  // Not async: every update passes here, and an allowed one is handed on at once.
+  return (ctx, next) => {
+    const userId = ctx.from?.id;
+    if (ctx.inlineQuery || ctx.myChatMember || guestMessageOf(ctx)) return next();
+    if (userId !== undefined && access.isAllowedUser(userId, ctx.chat?.id)) {
+      seen?.(userId, ctx.chat?.id);
+      return next();
+    }
+    if (access.options.anyone) return next();
+    if (userId === undefined) return;
+    return refuse(ctx, userId);
   };
 };

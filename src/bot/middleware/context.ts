@@ -3,7 +3,7 @@ import { createFormatter, type Formatter } from '../../format.ts';
 import { NO_STATUS_NAMES, withStatusNames, type StatusNames } from '../../status-names.ts';
 import { createTranslator, perLocale, resolveLocale, type Locale, type Translate } from '../../i18n.ts';
 import type { PageSize } from '../../query.ts';
-import type { SettingsStore } from '../../store/store.ts';
+import { andThen, type SettingsStore, type UserSettings } from '../../store/store.ts';
 import type { BotContext } from '../context.ts';
 import { isQueryTooOld } from '../../telegram/errors.ts';
 import { guestMessageOf } from '../guest-message.ts';
@@ -29,14 +29,8 @@ export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotCont
     }
     return withNames;
   };
-  return async (ctx, next) => {
-    // A guest message (an update Telegraf does not know) has its user only inside it.
-    const from = ctx.from ?? guestMessageOf(ctx)?.from;
-    const own = from ? await options.settings.user(from.id) : {};
-    const group = ctx.chat && ctx.chat.type !== 'private' ? await options.settings.chatLocale(ctx.chat.id) : undefined;
-    // The chat's zone; an inline query has no chat: its user's own (their private chat's).
-    const zoneChat = ctx.chat?.id ?? ctx.from?.id;
-    ctx.timeZone = (zoneChat === undefined ? undefined : await options.settings.chatTimeZone(zoneChat)) ?? options.timeZone;
+  const setUp = (ctx: BotContext, from: { language_code?: string | undefined } | undefined, own: UserSettings, group: Locale | undefined, zone: string | undefined): void => {
+    ctx.timeZone = zone ?? options.timeZone;
     ctx.useLocale = (locale) => {
       ctx.locale = locale;
       ctx.t = translators[locale];
@@ -60,6 +54,23 @@ export const contextMiddleware = (options: ContextOptions): MiddlewareFn<BotCont
       }
       return true;
     };
-    await next();
+  };
+  // Not async: the settings cache (and sqlite) answer at once, and every update passes here.
+  return (ctx, next) => {
+    // A guest message (an update Telegraf does not know) has its user only inside it.
+    const from = ctx.from ?? guestMessageOf(ctx)?.from;
+    const chat = ctx.chat;
+    // The chat's zone; an inline query has no chat: its user's own (their private chat's).
+    const zoneChat = chat?.id ?? ctx.from?.id;
+    return andThen(from ? options.settings.user(from.id) : NO_SETTINGS, (own) =>
+      andThen(chat && chat.type !== 'private' ? options.settings.chatLocale(chat.id) : undefined, (group) =>
+        andThen(zoneChat === undefined ? undefined : options.settings.chatTimeZone(zoneChat), (zone) => {
+          setUp(ctx, from, own, group, zone);
+          return next();
+        }),
+      ),
+    );
   };
 };
+
+const NO_SETTINGS: UserSettings = Object.freeze({});

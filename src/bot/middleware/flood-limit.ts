@@ -3,7 +3,7 @@ import type { MiddlewareFn } from '../../telegram/telegraf/core.ts';
 import { isCommandForMe } from '../filters/addressed.ts';
 import type { BotContext } from '../context.ts';
 import { replyOptions } from '../reply.ts';
-import type { LimitStore } from '../../store/store.ts';
+import { andThen, type Awaitable, type LimitStore } from '../../store/store.ts';
 import { createStoreTrouble } from './store-trouble.ts';
 
 export type FloodOptions = { perMinute: number; limits: LimitStore; logger: Logger; now?: () => number };
@@ -24,15 +24,33 @@ const isQuery = (ctx: BotContext): boolean => Boolean(ctx.callbackQuery || ctx.i
 export const floodLimit = ({ perMinute, limits, logger, now = Date.now }: FloodOptions): MiddlewareFn<BotContext> => {
   const storeTrouble = createStoreTrouble(logger, 'the flood limit cannot reach the store: queries pass unlimited until it does', now);
   /** The user's hits in their window with `count` more, or undefined when the store does not answer. */
-  const hit = async (userId: number, count: number): Promise<number | undefined> => {
-    try {
-      return await limits.hit(userId, now(), WINDOW_MS, count);
-    } catch (error) {
+  const hit = (userId: number, count: number): Awaitable<number | undefined> => {
+    const failed = (error: unknown): undefined => {
       if (!storeTrouble(error)) throw error;
       return undefined;
+    };
+    try {
+      // At once from the window in memory (sqlite); a promise from PostgreSQL.
+      const hits = limits.hit(userId, now(), WINDOW_MS, count);
+      return hits instanceof Promise ? hits.catch(failed) : hits;
+    } catch (error) {
+      return failed(error);
     }
   };
-  return async (ctx, next) => {
+  /** Past the limit: exactly one hit is the first past it, whichever replica counted it. */
+  const refuse = async (ctx: BotContext, hits: number): Promise<void> => {
+    const warn = hits === perMinute + 1;
+    const text = ctx.t('errors.slowDown');
+    if (ctx.callbackQuery) {
+      await ctx.answerOnce(warn ? text : undefined, warn);
+    } else if (ctx.inlineQuery) {
+      await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
+    } else if (warn) {
+      await ctx.reply(text, replyOptions(ctx));
+    }
+  };
+  // Not async: every update passes here, and the window answers at once.
+  return (ctx, next) => {
     const userId = ctx.from?.id;
     ctx.takeQueries = async (count, { quiet = false } = {}) => {
       if (userId === undefined || count <= 0) return Math.max(0, count);
@@ -45,17 +63,6 @@ export const floodLimit = ({ perMinute, limits, logger, now = Date.now }: FloodO
       return allowed;
     };
     if (userId === undefined || !isQuery(ctx)) return next();
-    const hits = await hit(userId, 1);
-    if (hits === undefined || hits <= perMinute) return next();
-    // Exactly one hit is the first past the limit, whichever replica counted it.
-    const warn = hits === perMinute + 1;
-    const text = ctx.t('errors.slowDown');
-    if (ctx.callbackQuery) {
-      await ctx.answerOnce(warn ? text : undefined, warn);
-    } else if (ctx.inlineQuery) {
-      await ctx.answerInlineQuery([], { cache_time: 0, is_personal: true });
-    } else if (warn) {
-      await ctx.reply(text, replyOptions(ctx));
-    }
+    return andThen(hit(userId, 1), (hits) => (hits === undefined || hits <= perMinute ? next() : refuse(ctx, hits)));
   };
 };
