@@ -94,9 +94,7 @@ export const createGuestFeature = ({
   };
 
   const feature = createFeature();
-  feature.use(async (ctx, next) => {
-    const message = guestMessageOf(ctx);
-    if (message === undefined) return next();
+  const answerGuest = async (ctx: BotContext, message: GuestMessage): Promise<unknown> => {
     if (off) return;
     const answer = (card: GuestView) => send(ctx, message, toGuestArticle('guest', card));
     const userId = message.from?.id;
@@ -121,6 +119,11 @@ export const createGuestFeature = ({
       // The card was sent: it stays as it is, the user saw nothing wrong.
       logger.warn({ err: error, inlineMessageId }, 'a guest card could not be kept live');
     }
+  };
+  // Most updates carry no guest message: handed on without an async frame.
+  feature.use((ctx, next) => {
+    const message = guestMessageOf(ctx);
+    return message === undefined ? next() : answerGuest(ctx, message);
   });
   return feature;
 };

@@ -17,9 +17,7 @@ const isIn = (member: { status: string; is_member?: boolean }): boolean =>
  */
 export const createOnboardingFeature = ({ access, watches, logger, now }: { access: Pick<Access, 'isAllowedUser' | 'mayWatchIn'>; watches: Pick<WatchStore, 'pauseChat' | 'resumeChat'>; logger: Logger; now: () => Date }) => {
   const feature = createFeature();
-  feature.use(async (ctx: BotContext, next) => {
-    const change = ctx.myChatMember;
-    if (change === undefined) return next();
+  const onChange = async (ctx: BotContext, change: NonNullable<BotContext['myChatMember']>): Promise<void> => {
     const { chat } = change;
     if (chat.type !== 'group' && chat.type !== 'supergroup') return;
     const was = isIn(change.old_chat_member);
@@ -39,6 +37,11 @@ export const createOnboardingFeature = ({ access, watches, logger, now }: { acce
       if (!isUnreachableChat(error)) throw error;
       logger.info({ chatId: chat.id }, 'added to a group, but cannot write there');
     }
+  };
+  // Most updates are no change of the bot's membership: handed on without an async frame.
+  feature.use((ctx: BotContext, next) => {
+    const change = ctx.myChatMember;
+    return change === undefined ? next() : onChange(ctx, change);
   });
   return feature;
 };
