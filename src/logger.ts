@@ -92,9 +92,10 @@ export type LoggerOptions = {
  * synchronously; on a pipe, what the reader has no room for waits in memory instead of stopping
  * the event loop. (pino's default destination hands each line to libuv's thread pool, four threads
  * started for the log alone; written synchronously through it, a full non-blocking pipe made it
- * sleep 100 ms on the loop per retry.) The lines of one turn of the event loop go out as one write
- * at its end (or at LINES_AT_ONCE bytes): a lookup's audit line was a write, a system call, of its
- * own. A log sink that fails — its reader gone (EPIPE), the disk of a log file full (ENOSPC) —
+ * sleep 100 ms on the loop per retry.) The info lines of one turn of the event loop go out as one
+ * write at its end (or at LINES_AT_ONCE characters): a lookup's audit line was a write, a system
+ * call, of its own. A warning or worse goes at once, with those before it: what explains a crash
+ * that ends the process without an exit event (out of memory, SIGKILL) is written. A log sink that fails — its reader gone (EPIPE), the disk of a log file full (ENOSPC) —
  * does not stop the bot: the error is dropped with the lines, there being nowhere left to say so.
  */
 const LINES_AT_ONCE = 64 * 1024;
@@ -108,10 +109,13 @@ const writePending = () => {
   pending = '';
   process.stderr.write(lines);
 };
+/** pino's lines begin `{"level":NN`: 40 and up is a warning or worse. */
+const LEVEL_DIGIT = '{"level":'.length;
+const urgent = (line: string): boolean => line.charCodeAt(LEVEL_DIGIT) >= 0x34;
 const stderrLines: DestinationStream = {
   write(line: string) {
     pending += line;
-    if (pending.length >= LINES_AT_ONCE) writePending();
+    if (pending.length >= LINES_AT_ONCE || urgent(line)) writePending();
     else if (!scheduled) {
       scheduled = true;
       setImmediate(writePending);

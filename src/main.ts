@@ -37,8 +37,9 @@ const LOG_FLUSH_MS = 2_000;
 const refuse = async (error: unknown): Promise<never> => {
   const known = [ConfigError, StoreVersionError, StoreOpenError, TokenFileError, SecretFileError, StatusNamesError].some((type) => error instanceof type);
   if (!known || !(error instanceof Error)) throw error;
+  // The lines logged before it, then this one, reach a lagging log reader before the process ends.
+  await flushStandardError(LOG_FLUSH_MS);
   process.stderr.write(`${error.message}\n`);
-  // The lines logged before it and this one reach a lagging log reader before the process ends.
   await flushStandardError(LOG_FLUSH_MS);
   process.exit(2);
 };

@@ -144,17 +144,21 @@ describe('log lines on standard error', () => {
     }) as typeof process.stderr.write);
     try {
       const destination = standardError();
-      destination.write('{"n":1}\n');
-      destination.write('{"n":2}\n');
+      destination.write('{"level":30,"n":1}\n');
+      destination.write('{"level":30,"n":2}\n');
       expect(writes).toEqual([]);
       await new Promise((resolve) => setImmediate(resolve));
-      expect(writes).toEqual(['{"n":1}\n{"n":2}\n']);
-      destination.write('{"n":3}\n');
+      expect(writes).toEqual(['{"level":30,"n":1}\n{"level":30,"n":2}\n']);
+      destination.write('{"level":30,"n":3}\n');
       await flushStandardError(1_000);
-      expect(writes.slice(1)).toEqual(['{"n":3}\n', '']);
+      expect(writes.slice(1)).toEqual(['{"level":30,"n":3}\n', '']);
       // A burst past 64 KiB is written as it comes, not held.
       destination.write(`${'x'.repeat(70_000)}\n`);
       expect(writes).toHaveLength(4);
+      // A warning or worse goes at once, after the lines before it: a crash without an exit event loses none of them.
+      destination.write('{"level":30,"msg":"lookup"}\n');
+      destination.write('{"level":50,"msg":"update failed"}\n');
+      expect(writes.slice(4)).toEqual(['{"level":30,"msg":"lookup"}\n{"level":50,"msg":"update failed"}\n']);
     } finally {
       spy.mockRestore();
     }

@@ -72,7 +72,7 @@ export const createLookups = ({ portal, queries, logger, now = Date.now, seen, c
     if (known !== undefined) return known;
     const key = await queries.save(query);
     saved.set(text, key);
-    loaded.set(key, query);
+    if (isQueryValue(query.filter, query.value)) loaded.set(key, query);
     return key;
   };
 

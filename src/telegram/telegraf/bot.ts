@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { Telegraf } from 'telegraf';
 import { createBotApiClient } from '../bot-api-client.ts';
 import { retryingRateLimits } from '../retry-after.ts';
-import { Context, Telegram, unwrapMiddleware, type MiddlewareFn } from './core.ts';
+import { Telegram, type Context } from './core.ts';
 
 // The bot: `new Telegraf`, and why nothing else of Telegraf's bot is used (createTelegraf).
 
@@ -39,42 +39,6 @@ export const createTelegraf = <C extends Context>(
 ): Telegraf<C> => {
   const bot = new Telegraf<C>(token, { telegram: { apiRoot }, handlerTimeout: Infinity });
   installBotApiClient(bot, { apiRoot, token, ...(logger ? { logger } : {}), ...(onRateLimited ? { onRateLimited } : {}) });
-  withLeanUpdates(bot);
   return bot;
 };
 
-const noop = (): Promise<void> => Promise.resolve();
-
-/**
- * Telegraf's handleUpdate without what this bot does not use: for every update it makes a Telegram
- * client of its own (every context gets the shared one, installBotApiClient), races the handler
- * against handlerTimeout (Infinity here), logs through `debug`, and runs the one middleware behind
- * its compose: 3 % of the heap an update allocated. Here an update is its Context and one call of
- * that middleware, errors to the bot's `catch` as Telegraf sends them; before getMe has answered,
- * for a webhook's response, or with more than one middleware or no `catch`, Telegraf's own way.
- */
-const withLeanUpdates = <C extends Context>(bot: Telegraf<C>): void => {
-  const telegraf = { use: bot.use.bind(bot), catch: bot.catch.bind(bot), handleUpdate: bot.handleUpdate.bind(bot) };
-  let layers = 0;
-  let only: MiddlewareFn<C> | undefined;
-  let onError: ((error: unknown, ctx: C) => unknown) | undefined;
-  bot.use = (...fns) => {
-    layers += fns.length;
-    only = layers === 1 && fns[0] !== undefined ? unwrapMiddleware(fns[0]) : undefined;
-    return telegraf.use(...fns);
-  };
-  bot.catch = (handler) => {
-    onError = handler;
-    return telegraf.catch(handler);
-  };
-  bot.handleUpdate = async (update, webhookResponse) => {
-    if (only === undefined || onError === undefined || bot.botInfo === undefined || webhookResponse !== undefined) return telegraf.handleUpdate(update, webhookResponse);
-    const ctx = new Context(update, bot.telegram, bot.botInfo) as C;
-    Object.assign(ctx, bot.context);
-    try {
-      await only(ctx, noop);
-    } catch (error) {
-      await onError(error, ctx);
-    }
-  };
-};

@@ -20,4 +20,3 @@ export const renderFetchedAt = (t: Translate, fmt: Formatter, fetchedAt?: Date, 
   lastOf.set(fmt, { t, at, on, text });
   return text;
 };
-
