@@ -1,3 +1,4 @@
+import { rememberedFor } from '../remembered.ts';
 import type { AnswerMode, AnswerModeStore } from '../store/store.ts';
 
 // A group's answer mode (/answers, issue 32): in the store, shared by replicas, and asked of it at
@@ -12,22 +13,18 @@ const MAX_REMEMBERED = 10_000;
 export type AnswerModes = ReturnType<typeof createAnswerModes>;
 
 export const createAnswerModes = ({ store, now }: { store: AnswerModeStore; now: () => number }) => {
-  const remembered = new Map<number, { mode: AnswerMode; at: number }>();
-  const remember = (chatId: number, mode: AnswerMode) => {
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(chatId, { mode, at: now() });
-  };
+  const remembered = rememberedFor<number, AnswerMode>({ ttlMs: READ_EVERY_MS, max: MAX_REMEMBERED, now });
   return {
     async mode(chatId: number): Promise<AnswerMode> {
       const known = remembered.get(chatId);
-      if (known !== undefined && now() - known.at < READ_EVERY_MS) return known.mode;
+      if (known !== undefined) return known;
       const mode = await store.mode(chatId);
-      remember(chatId, mode);
+      remembered.set(chatId, mode);
       return mode;
     },
     async set(chatId: number, mode: AnswerMode, userId: number): Promise<void> {
       await store.set(chatId, mode, userId, now());
-      remember(chatId, mode);
+      remembered.set(chatId, mode);
     },
   };
 };

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { rememberedFor } from '../remembered.ts';
 import type { AutolookupStore } from '../store/store.ts';
 import { createStoreTrouble } from './middleware/store-trouble.ts';
 
@@ -14,19 +15,15 @@ export type AutolookupSwitch = ReturnType<typeof createAutolookupSwitch>;
 
 export const createAutolookupSwitch = ({ store, logger, now }: { store: AutolookupStore; logger: Logger; now: () => number }) => {
   const storeTrouble = createStoreTrouble(logger, 'the /autolookup switches cannot reach the store: groups are not read until it answers', now);
-  const remembered = new Map<number, { on: boolean; at: number }>();
-  const remember = (chatId: number, on: boolean) => {
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear();
-    remembered.set(chatId, { on, at: now() });
-  };
+  const remembered = rememberedFor<number, boolean>({ ttlMs: READ_EVERY_MS, max: MAX_REMEMBERED, now });
   return {
     /** On for this group; off while the store does not answer (reading chatter is never urgent). */
     async enabled(chatId: number): Promise<boolean> {
       const known = remembered.get(chatId);
-      if (known !== undefined && now() - known.at < READ_EVERY_MS) return known.on;
+      if (known !== undefined) return known;
       try {
         const on = await store.enabled(chatId);
-        remember(chatId, on);
+        remembered.set(chatId, on);
         return on;
       } catch (error) {
         if (!storeTrouble(error)) throw error;
@@ -35,7 +32,7 @@ export const createAutolookupSwitch = ({ store, logger, now }: { store: Autolook
     },
     async set(chatId: number, on: boolean, userId: number): Promise<void> {
       await store.set(chatId, on, userId, now());
-      remember(chatId, on);
+      remembered.set(chatId, on);
     },
   };
 };

@@ -5,6 +5,7 @@ import { canInline, type CallbackAction, type QueryRef } from './callback-data/c
 import type { BotContext } from './context.ts';
 import { lastPageOffset } from './paging.ts';
 import type { QueryStore } from '../store/query-store.ts';
+import { rememberedFor } from '../remembered.ts';
 
 export type Lookups = ReturnType<typeof createLookups>;
 
@@ -34,21 +35,6 @@ export type LookupPortal = PortalClient & { fresh?: PortalClient; bulk?: PortalC
 const SAVED_FOR_MS = 10 * 60_000;
 const MAX_SAVED = 4_096;
 
-/** A bounded memo of what this process knows for SAVED_FOR_MS: cleared whole when full (an LRU is not worth it here). */
-const createMemo = <T>(now: () => number) => {
-  const entries = new Map<string, { value: T; at: number }>();
-  return {
-    get: (key: string): T | undefined => {
-      const known = entries.get(key);
-      return known !== undefined && now() - known.at < SAVED_FOR_MS ? known.value : undefined;
-    },
-    set: (key: string, value: T): void => {
-      if (entries.size >= MAX_SAVED) entries.clear();
-      entries.set(key, { value, at: now() });
-    },
-  };
-};
-
 export type LookupsDeps = {
   portal: LookupPortal;
   queries: QueryStore;
@@ -62,10 +48,10 @@ export type LookupsDeps = {
 
 export const createLookups = ({ portal, queries, logger, now = Date.now, seen, counted }: LookupsDeps) => {
   /** Queries too long for a button, by their text, with their key, as this process saved them. */
-  const saved = createMemo<string>(now);
+  const saved = rememberedFor<string, string>({ ttlMs: SAVED_FOR_MS, max: MAX_SAVED, now });
   // A key is its query's fingerprint (queryKey, src/store/query-store.ts): what it names never changes, so a
   // query read once is taken as read for a while (the store's own use-time is kept hourly anyway).
-  const loaded = createMemo<Query>(now);
+  const loaded = rememberedFor<string, Query>({ ttlMs: SAVED_FOR_MS, max: MAX_SAVED, now });
   const save = async (query: Query): Promise<string> => {
     const text = `${query.resource}\n${query.filter}\n${query.value}`;
     const known = saved.get(text);
