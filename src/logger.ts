@@ -95,8 +95,9 @@ export type LoggerOptions = {
  * sleep 100 ms on the loop per retry.) The info lines of one turn of the event loop go out as one
  * write at its end (or at LINES_AT_ONCE characters): a lookup's audit line was a write, a system
  * call, of its own. A warning or worse goes at once, with those before it: what explains a crash
- * that ends the process without an exit event (out of memory, SIGKILL) is written. A log sink that fails — its reader gone (EPIPE), the disk of a log file full (ENOSPC) —
- * does not stop the bot: the error is dropped with the lines, there being nowhere left to say so.
+ * that ends the process without an exit event (out of memory, SIGKILL) is written. A log sink that
+ * fails — its reader gone (EPIPE), the disk of a log file full (ENOSPC) — does not stop the bot:
+ * the error is dropped with the lines, there being nowhere left to say so.
  */
 const LINES_AT_ONCE = 64 * 1024;
 let guarded = false;

@@ -41,4 +41,3 @@ export const createTelegraf = <C extends Context>(
   installBotApiClient(bot, { apiRoot, token, ...(logger ? { logger } : {}), ...(onRateLimited ? { onRateLimited } : {}) });
   return bot;
 };
-

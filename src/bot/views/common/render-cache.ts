@@ -1,7 +1,8 @@
 import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
 import { visibleLength } from './html.ts';
-import { MAX_RICH_PARTS, type RichRecord } from './rich-record.ts';
+import { renderFetchedAt } from './fetched-at.ts';
+import { MAX_RICH_PARTS, renderRichRecord, withFooter, type RichContent, type RichRecord } from './rich-record.ts';
 
 /** A card's HTML and the length Telegram counts for it. */
 export type MeasuredCard = { html: string; length: number };
@@ -51,6 +52,16 @@ export const cachedRich = (record: object, t: Translate, fmt: Formatter, part: n
   const key = Math.min(Math.max(0, Math.trunc(part) || 0), MAX_RICH_PARTS);
   return (rich[key] ??= render());
 };
+
+/**
+ * Part `part` of `record`'s rich view: its `content` rendered once per language and part
+ * (cachedRich), its «обновлено» footer written each time.
+ */
+export const cachedRichView = (record: object, content: () => RichContent, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichRecord =>
+  withFooter(
+    cachedRich(record, t, fmt, part, () => renderRichRecord(content(), part, t)),
+    renderFetchedAt(t, fmt, fetchedAt, now),
+  );
 
 /** The cards of a page of `records` (its items array) at `offset`, fitted to `room` characters, rendered by `render` only the first time. */
 export const cachedPageCards = (records: object, t: Translate, fmt: Formatter, offset: number, room: number, render: () => string): string => {

@@ -3,9 +3,8 @@ import type { Formatter } from '../../../format.ts';
 import type { Translate } from '../../../i18n.ts';
 import type { Order, OrderPosition } from '../../../portal/schemas.ts';
 import { clip, say, upTo } from '../common/card-parts.ts';
-import { renderFetchedAt } from '../common/fetched-at.ts';
-import { cachedRich } from '../common/render-cache.ts';
-import { renderRichRecord, withFooter, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord } from '../common/rich-record.ts';
+import { cachedRichView } from '../common/render-cache.ts';
+import { withoutLeadingZeros, type RichCell, type RichContent, type RichRecord } from '../common/rich-record.ts';
 import { orderCurrency, orderSumLine, orderTitleLine, volumeLine } from './card.ts';
 import { orderStatusLabel } from './status.ts';
 
@@ -71,7 +70,4 @@ export const orderRichContent = (order: Order, t: Translate, fmt: Formatter): Ri
 
 /** An order in full as a rich message: its header and one table of its positions (line totals included). */
 export const renderOrderRich = (order: Order, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichRecord =>
-  withFooter(
-    cachedRich(order, t, fmt, part, () => renderRichRecord(orderRichContent(order, t, fmt), part, t)),
-    renderFetchedAt(t, fmt, fetchedAt, now),
-  );
+  cachedRichView(order, () => orderRichContent(order, t, fmt), part, t, fmt, fetchedAt, now);

@@ -4,10 +4,9 @@ import type { Translate } from '../../../i18n.ts';
 import type { RelatedOrder, Specification, SpecificationPosition } from '../../../portal/schemas.ts';
 import { specDocuments } from '../../../portal/documents.ts';
 import { clip, say, upTo } from '../common/card-parts.ts';
-import { renderFetchedAt } from '../common/fetched-at.ts';
 import { escapeHtml } from '../common/html.ts';
-import { cachedRich } from '../common/render-cache.ts';
-import { RICH_CELL_TEXT, renderRichRecord, withFooter, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord, type RichSection } from '../common/rich-record.ts';
+import { cachedRichView } from '../common/render-cache.ts';
+import { RICH_CELL_TEXT, withoutLeadingZeros, type RichCell, type RichContent, type RichRecord, type RichSection } from '../common/rich-record.ts';
 import { renderDocument, specFields, specHeadLines } from './card.ts';
 import { relatedOrders } from './details.ts';
 import { consigneeNames } from './lists.ts';
@@ -67,7 +66,4 @@ export const specRichContent = (spec: Specification, t: Translate, fmt: Formatte
 };
 
 export const renderSpecRich = (spec: Specification, part: number, t: Translate, fmt: Formatter, fetchedAt?: Date, now?: Date): RichRecord =>
-  withFooter(
-    cachedRich(spec, t, fmt, part, () => renderRichRecord(specRichContent(spec, t, fmt), part, t)),
-    renderFetchedAt(t, fmt, fetchedAt, now),
-  );
+  cachedRichView(spec, () => specRichContent(spec, t, fmt), part, t, fmt, fetchedAt, now);
